@@ -1,0 +1,16 @@
+# Where gelucheck finds what scripts/debian-packages.txt installs. Nothing is downloaded.
+find_package(PkgConfig REQUIRED)
+pkg_check_modules(MPFR REQUIRED IMPORTED_TARGET mpfr)
+pkg_check_modules(GMP REQUIRED IMPORTED_TARGET gmp)
+find_package(Boost 1.74 REQUIRED)                  # header-only parts: Math, Multiprecision
+find_package(CLI11 REQUIRED CONFIG)
+find_package(nlohmann_json 3.11 REQUIRED CONFIG)
+find_package(fmt REQUIRED CONFIG)
+find_package(Threads REQUIRED)
+if(GELUCHECK_BUILD_TESTS)
+  find_package(GTest REQUIRED CONFIG)
+  find_package(rapidcheck REQUIRED CONFIG)
+endif()
+if(GELUCHECK_BUILD_BENCH)
+  find_package(benchmark REQUIRED CONFIG)
+endif()

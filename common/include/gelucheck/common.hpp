@@ -1,0 +1,63 @@
+// gelucheck/common.hpp — the vocabulary shared by every layer (reference, library, checks, CLI).
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace gelucheck {
+
+// Which GELU, as Lean's `GeluForm` (shared/seeds/lean-geluform-theorems.txt).
+enum class Form { tanh, erf };
+// Which function of the form: `GeluForm.scalar` or `GeluForm.scalarDeriv`.
+enum class Quantity { value, derivative };
+// Target binary formats (IEEE 754 binary64/32/16 and Google's bfloat16). Every value of every
+// format is exactly representable as a double, so values of all four travel as `double`.
+enum class Format { binary64, binary32, binary16, bfloat16 };
+
+struct FormatInfo {
+  int precision;  // p, significand bits including the implicit one
+  int emin;       // exponent of the least normal number, 2^emin
+  int emax;       // exponent of the greatest finite binade, 2^emax
+};
+constexpr FormatInfo info(Format f) {
+  switch (f) {
+    case Format::binary64: return {53, -1022, 1023};
+    case Format::binary32: return {24, -126, 127};
+    case Format::binary16: return {11, -14, 15};
+    case Format::bfloat16: return {8, -126, 127};
+  }
+  return {0, 0, 0};
+}
+
+std::string_view name(Form f);
+std::string_view name(Quantity q);
+std::string_view name(Format f);
+std::optional<Form> parse_form(std::string_view s);
+std::optional<Quantity> parse_quantity(std::string_view s);
+std::optional<Format> parse_format(std::string_view s);
+
+// Rounds a double to the nearest value of `fmt` (ties to even), with the format's subnormals,
+// overflow to ±inf and signed zeros; NaN stays NaN. Exact for binary64 (identity). The result is
+// exact as a double. This is the "each input is first converted to the format" of the CLI.
+double round_to_format(double x, Format fmt);
+
+// C99 hex float of a double ("0x1.8p+1", "-0x0p+0", "inf", "-inf", "nan"), shortest exact form.
+std::string hexfloat(double x);
+// Decimal with enough significant digits (17 for binary64, 9 for binary32, ...) to round-trip a
+// value of `fmt` (the value must belong to the format).
+std::string decimal_roundtrip(double x, Format fmt);
+// Parses one input: decimal or C99 hex float, `inf`, `-inf`, `+inf`, `nan` (case-insensitive),
+// surrounding blanks allowed; nothing else (no trailing garbage, no empty string). The decimal is
+// rounded to nearest binary64 (strtod). std::nullopt when unparsable.
+std::optional<double> parse_real(std::string_view s);
+
+// The binary64 encoding, for comparisons where ±0 and NaN payloads matter.
+std::uint64_t bits(double x);
+std::uint32_t bits(float x);
+// Same encoding, NaNs made equal: what "bit for bit" means for results in this project.
+bool same_bits(double a, double b);
+bool same_bits(float a, float b);
+
+}  // namespace gelucheck

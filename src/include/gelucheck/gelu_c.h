@@ -1,0 +1,20 @@
+/* gelucheck/gelu_c.h — C entry points for the batch functions of the library under test, for
+ * callers in other languages. form: 0 = tanh, 1 = erf; path: 0 = accurate, 1 = naive.
+ * Contiguous arrays of n elements. Return 0 on success, non-zero on a bad argument (nothing is
+ * written then). x and out may alias exactly (in place). */
+#ifndef GELUCHECK_GELU_C_H
+#define GELUCHECK_GELU_C_H
+#include <stddef.h>
+#ifdef __cplusplus
+extern "C" {
+#endif
+int gelucheck_map_f64(int form, int path, const double* x, double* out, size_t n);
+int gelucheck_map_f32(int form, int path, const float* x, float* out, size_t n);
+int gelucheck_backward_f64(int form, int path, const double* x, const double* grad_output,
+                           double* grad_input, size_t n);
+int gelucheck_backward_f32(int form, int path, const float* x, const float* grad_output,
+                           float* grad_input, size_t n);
+#ifdef __cplusplus
+}
+#endif
+#endif
