@@ -1,0 +1,585 @@
+// The MPFR reference. Method and proofs: docs/reference.md; the steps below follow it.
+//
+// 1. enclosure: every function is evaluated in interval arithmetic on MPFR. Each bound is one
+//    correctly rounded MPFR operation in a directed mode (MPFR rounds every function correctly in
+//    every mode, so RNDD gives a number <= the exact result, RNDU one >=), and every operation is
+//    applied to the bounds in the order its monotonicity asks for. By induction over the steps,
+//    the true value of each intermediate lies in its interval; so f(x) lies in [lo, hi].
+// 2. Ziv's loop: round lo and hi (after the strict-inequality clamps of step 3) to the target;
+//    equal results decide the rounding of everything in between (rounding is monotone). Else
+//    raise the working precision by half, up to the cap, then throw.
+// 3. Facts used where precision cannot help (results beyond MPFR's exponent range):
+//      value:      0 < f(x) < x for x > 0;  x < f(x) < 0 for x < 0  (f = x*σ(2u) or x*Φ(x), the
+//                  factor in (0, 1));
+//      derivative: f'(x) > 1 for x >= 1;  f'(x) < 0 for x <= -1  (proved in docs/reference.md).
+#include "gelucheck/reference.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <string>
+
+#include "mpfr_support.hpp"
+
+namespace gelucheck::ref {
+namespace {
+
+constexpr double kInf = std::numeric_limits<double>::infinity();
+
+thread_local long g_cap = kDefaultPrecisionCap;
+
+using detail::Num;
+using detail::RangeGuard;
+
+// A closed interval [lo, hi] at one working precision.
+struct Iv {
+  mpfr_t lo, hi;
+  explicit Iv(mpfr_prec_t p) {
+    mpfr_init2(lo, p);
+    mpfr_init2(hi, p);
+  }
+  ~Iv() {
+    mpfr_clear(lo);
+    mpfr_clear(hi);
+  }
+  Iv(const Iv&) = delete;
+  Iv& operator=(const Iv&) = delete;
+  mpfr_prec_t prec() const { return mpfr_get_prec(lo); }
+};
+
+void set_point(Iv& r, double x) {  // exact: working precision >= 53
+  mpfr_set_d(r.lo, x, MPFR_RNDN);
+  mpfr_set_d(r.hi, x, MPFR_RNDN);
+}
+void add(Iv& r, const Iv& a, const Iv& b) {  // r may alias a or b: lo uses only lo, hi only hi
+  mpfr_add(r.lo, a.lo, b.lo, MPFR_RNDD);
+  mpfr_add(r.hi, a.hi, b.hi, MPFR_RNDU);
+}
+void add_ui(Iv& r, unsigned long a, const Iv& b) {
+  mpfr_add_ui(r.lo, b.lo, a, MPFR_RNDD);
+  mpfr_add_ui(r.hi, b.hi, a, MPFR_RNDU);
+}
+void neg(Iv& r, const Iv& a) {  // exact
+  mpfr_swap(r.lo, r.hi);
+  if (&r != &a) {
+    mpfr_set(r.lo, a.hi, MPFR_RNDN);
+    mpfr_set(r.hi, a.lo, MPFR_RNDN);
+  }
+  mpfr_neg(r.lo, r.lo, MPFR_RNDN);
+  mpfr_neg(r.hi, r.hi, MPFR_RNDN);
+}
+void mul_2si(Iv& r, const Iv& a, long k) {  // exact unless beyond the (widest) range
+  mpfr_mul_2si(r.lo, a.lo, k, MPFR_RNDD);
+  mpfr_mul_2si(r.hi, a.hi, k, MPFR_RNDU);
+}
+void mul_ui(Iv& r, const Iv& a, unsigned long k) {  // increasing in a
+  mpfr_mul_ui(r.lo, a.lo, k, MPFR_RNDD);
+  mpfr_mul_ui(r.hi, a.hi, k, MPFR_RNDU);
+}
+// General product: the extremes of a bilinear function on a box are at its corners; each corner
+// product is rounded down for the lower bound and up for the upper. A NaN (0 * inf) cannot arise
+// from the formulas below (no interval with an infinite bound is ever a factor), but is checked.
+void mul(Iv& r, const Iv& a, const Iv& b) {
+  const mpfr_prec_t p = r.prec();
+  Num lo(p), hi(p), t(p);
+  mpfr_srcptr as[2] = {a.lo, a.hi};
+  mpfr_srcptr bs[2] = {b.lo, b.hi};
+  mpfr_mul(lo.v, a.lo, b.lo, MPFR_RNDD);
+  mpfr_mul(hi.v, a.lo, b.lo, MPFR_RNDU);
+  for (int i = 0; i < 2; ++i)
+    for (int j = 0; j < 2; ++j) {
+      mpfr_mul(t.v, as[i], bs[j], MPFR_RNDD);
+      mpfr_min(lo.v, lo.v, t.v, MPFR_RNDD);
+      mpfr_mul(t.v, as[i], bs[j], MPFR_RNDU);
+      mpfr_max(hi.v, hi.v, t.v, MPFR_RNDU);
+    }
+  if (mpfr_nan_p(lo.v) || mpfr_nan_p(hi.v)) throw ReferenceError("internal: NaN in a product");
+  mpfr_swap(r.lo, lo.v);
+  mpfr_swap(r.hi, hi.v);
+}
+// a / b for b > 0: the quotient is increasing in a and, for fixed a, decreasing in b when a >= 0
+// and increasing when a < 0 — hence the choice of the divisor for each bound.
+void div_pos(Iv& r, const Iv& a, const Iv& b) {
+  const mpfr_prec_t p = r.prec();
+  Num lo(p), hi(p);
+  mpfr_div(lo.v, a.lo, mpfr_sgn(a.lo) >= 0 ? b.hi : b.lo, MPFR_RNDD);
+  mpfr_div(hi.v, a.hi, mpfr_sgn(a.hi) >= 0 ? b.lo : b.hi, MPFR_RNDU);
+  mpfr_swap(r.lo, lo.v);
+  mpfr_swap(r.hi, hi.v);
+}
+void ui_div_pos(Iv& r, unsigned long a, const Iv& b) {  // a / b, b > 0: decreasing in b
+  const mpfr_prec_t p = r.prec();
+  Num lo(p), hi(p);
+  mpfr_ui_div(lo.v, a, b.hi, MPFR_RNDD);
+  mpfr_ui_div(hi.v, a, b.lo, MPFR_RNDU);
+  mpfr_swap(r.lo, lo.v);
+  mpfr_swap(r.hi, hi.v);
+}
+void exp_(Iv& r, const Iv& a) {  // increasing; may overflow to [max, inf] or underflow to [0, min]
+  mpfr_exp(r.lo, a.lo, MPFR_RNDD);
+  mpfr_exp(r.hi, a.hi, MPFR_RNDU);
+}
+void erfc_(Iv& r, const Iv& a) {  // decreasing
+  const mpfr_prec_t p = r.prec();
+  Num lo(p), hi(p);
+  mpfr_erfc(lo.v, a.hi, MPFR_RNDD);
+  mpfr_erfc(hi.v, a.lo, MPFR_RNDU);
+  mpfr_swap(r.lo, lo.v);
+  mpfr_swap(r.hi, hi.v);
+}
+
+// √(2/π): decreasing in π, so the lower bound uses π rounded up.
+void const_sqrt_2_over_pi(Iv& k) {
+  Num pi(k.prec());
+  mpfr_const_pi(pi.v, MPFR_RNDU);
+  mpfr_ui_div(k.lo, 2, pi.v, MPFR_RNDD);
+  mpfr_sqrt(k.lo, k.lo, MPFR_RNDD);
+  mpfr_const_pi(pi.v, MPFR_RNDD);
+  mpfr_ui_div(k.hi, 2, pi.v, MPFR_RNDU);
+  mpfr_sqrt(k.hi, k.hi, MPFR_RNDU);
+}
+// √(2π): increasing in π.
+void const_sqrt_2pi(Iv& s) {
+  mpfr_const_pi(s.lo, MPFR_RNDD);
+  mpfr_mul_2ui(s.lo, s.lo, 1, MPFR_RNDD);
+  mpfr_sqrt(s.lo, s.lo, MPFR_RNDD);
+  mpfr_const_pi(s.hi, MPFR_RNDU);
+  mpfr_mul_2ui(s.hi, s.hi, 1, MPFR_RNDU);
+  mpfr_sqrt(s.hi, s.hi, MPFR_RNDU);
+}
+void const_sqrt2(Iv& s) {
+  mpfr_sqrt_ui(s.lo, 2, MPFR_RNDD);
+  mpfr_sqrt_ui(s.hi, 2, MPFR_RNDU);
+}
+// c = 0.044715 exactly = 44715 / 10^6 (not its binary64 rounding).
+void const_c(Iv& c) {
+  mpfr_set_ui(c.lo, 44715, MPFR_RNDN);  // exact
+  mpfr_set_ui(c.hi, 44715, MPFR_RNDN);
+  mpfr_div_ui(c.lo, c.lo, 1000000, MPFR_RNDD);
+  mpfr_div_ui(c.hi, c.hi, 1000000, MPFR_RNDU);
+}
+
+// f(x) enclosed at working precision p, for finite nonzero x. The formulas (DESIGN.md §1 in
+// stable form, no cancellation except the derivative's near its zero, where Ziv's loop raises p):
+//   tanh value       x / (1 + e^(-2u)),  u = √(2/π)·x·(1 + c·x²)        [= x·σ(2u)]
+//   tanh derivative  σ(2u)·(1 + 2·x·√(2/π)·(1 + 3c·x²)·σ(-2u))          [1 - tanh²u = 4σ(2u)σ(-2u)]
+//   erf value        ½·x·erfc(-x/√2)
+//   erf derivative   ½·erfc(-x/√2) + x·e^(-x²/2)/√(2π)
+// σ(±2u) are computed as 1/(1 + e^(∓2u)) separately (never as 1 - the other), so each is accurate
+// to a few ulps of itself however close to 0 or 1 it is.
+void eval(Form form, Quantity q, double x, mpfr_prec_t p, Iv& out) {
+  Iv X(p), t(p);
+  set_point(X, x);
+  if (form == Form::tanh) {
+    Iv c(p), k(p), w(p), u(p), e(p), d(p);
+    const_c(c);
+    const_sqrt_2_over_pi(k);
+    mul(t, X, X);               // x²
+    mul(w, c, t);               // c·x²
+    add_ui(w, 1, w);            // 1 + c·x² (>= 1)
+    mul(u, k, X);
+    mul(u, u, w);               // u
+    neg(e, u);
+    mul_2si(e, e, 1);           // -2u
+    exp_(e, e);                 // e^(-2u)
+    add_ui(d, 1, e);            // 1 + e^(-2u) (>= 1)
+    if (q == Quantity::value) {
+      div_pos(out, X, d);
+      return;
+    }
+    Iv s(p), sm(p), w3(p), b(p);
+    ui_div_pos(s, 1, d);        // σ(2u)
+    mul_2si(e, u, 1);
+    exp_(e, e);                 // e^(2u)
+    add_ui(d, 1, e);
+    ui_div_pos(sm, 1, d);       // σ(-2u)
+    mul_ui(w3, c, 3);
+    mul(w3, w3, t);
+    add_ui(w3, 1, w3);          // 1 + 3c·x²
+    mul(b, X, k);
+    mul(b, b, w3);
+    mul(b, b, sm);
+    mul_2si(b, b, 1);           // 2·x·√(2/π)·(1 + 3c·x²)·σ(-2u)
+    add_ui(b, 1, b);
+    mul(out, s, b);
+    return;
+  }
+  Iv s2(p), z(p), E(p);
+  const_sqrt2(s2);
+  neg(z, X);
+  div_pos(z, z, s2);            // -x/√2
+  erfc_(E, z);                  // erfc(-x/√2) in (0, 2)
+  if (q == Quantity::value) {
+    mul(out, X, E);
+    mul_2si(out, out, -1);
+    return;
+  }
+  Iv g(p), s2p(p), phi(p);
+  mul(t, X, X);
+  neg(g, t);
+  mul_2si(g, g, -1);
+  exp_(g, g);                   // e^(-x²/2)
+  const_sqrt_2pi(s2p);
+  div_pos(phi, g, s2p);         // φ(x)
+  mul(phi, X, phi);             // x·φ(x)
+  mul_2si(E, E, -1);            // Φ(x)
+  add(out, E, phi);
+}
+
+// Bits of relative accuracy lost by the evaluation at x (conditioning), so that the first
+// working precision usually decides: e^(±2u) amplifies u's relative error by |2u| ≈ 1.6|x|(1 +
+// 0.045x²); erfc(z) has relative condition ≈ 2z² = x²; e^(-x²/2) amplifies by x². Near 0 the
+// value is x/2·(1 + O(x)) and the derivative 1/2 + O(x): resolving them from the nearby
+// boundaries x/2 and 1/2 takes -log2|x| more bits.
+long loss_bits(Form form, double x) {
+  const double ax = std::fabs(x);
+  double cond = form == Form::tanh ? 1.6 * ax * (1 + 0.045 * ax * ax) : ax * ax;
+  // Beyond 2^64 the exponentials leave MPFR's range whatever the precision: no need for more.
+  long bits = static_cast<long>(std::ceil(std::log2(2 + std::min(cond, 0x1p64))));
+  if (ax < 1) bits += static_cast<long>(std::ceil(-std::log2(ax)));
+  return bits;
+}
+
+// Open bounds L < f(x) < U known in advance (see the header comment); ±inf when none.
+struct Strict {
+  double L = -kInf, U = kInf;
+};
+Strict strict_bounds(Quantity q, double x) {
+  Strict s;
+  if (q == Quantity::value) {
+    if (x > 0) s = {0, x};
+    else s = {x, 0};
+  } else if (x >= 1) {
+    s.L = 1;
+  } else if (x <= -1) {
+    s.U = 0;
+  }
+  return s;
+}
+
+// Narrows [lo, hi] to the closed [L, U] (valid: L < f(x) < U). Where an exponential left MPFR's
+// range a bound can fall on the wrong side of 0 (e.g. the erf derivative at x = -1e10 is
+// [-tiny, +tiny]); the clamp gives it f's sign, as a signed zero.
+void clamp_closed(Iv& f, const Strict& s) {
+  if (!std::isinf(s.L) && mpfr_cmp_d(f.lo, s.L) < 0) {
+    if (s.L == 0) mpfr_set_zero(f.lo, +1);
+    else mpfr_set_d(f.lo, s.L, MPFR_RNDN);
+  }
+  if (!std::isinf(s.U) && mpfr_cmp_d(f.hi, s.U) > 0) {
+    if (s.U == 0) mpfr_set_zero(f.hi, -1);
+    else mpfr_set_d(f.hi, s.U, MPFR_RNDN);
+  }
+}
+
+// A zero bound of an enclosure of a nonzero f(x) (x finite, nonzero) comes from an exponential
+// beyond MPFR's range; then f itself is within 2^(2^20) of MPFR's least positive number and no
+// precision narrows the interval further. Any other zero bound only asks for more precision.
+bool below_mpfr_range(const Iv& f) {
+  const bool zl = mpfr_zero_p(f.lo), zh = mpfr_zero_p(f.hi);
+  if (!zl && !zh) return false;
+  if (zl && zh) return true;
+  return mpfr_get_exp(zl ? f.hi : f.lo) < mpfr_get_emin_min() + (1L << 20);
+}
+
+// Effective bounds for a decision: [lo, hi] ∩ [next above L, next below U] at precision P. No
+// rounding boundary of any target (binary formats: numbers of <= 55 bits; decimal: d-digit
+// numbers and ties, which differ from a double by more than 2^-(P-8) relative, docs/reference.md)
+// lies strictly between L and its successor at precision P, so rounding the successor gives the
+// rounding of every number in (L, L + tiny]; likewise for U.
+struct Eff {
+  mpfr_t lo, hi;
+  Eff(const Iv& iv, const Strict& s, mpfr_prec_t P) {
+    const mpfr_prec_t p = std::max(P, iv.prec());
+    mpfr_init2(lo, p);
+    mpfr_init2(hi, p);
+    mpfr_set(lo, iv.lo, MPFR_RNDN);  // exact
+    mpfr_set(hi, iv.hi, MPFR_RNDN);
+    if (!std::isinf(s.L) && mpfr_cmp_d(lo, s.L) <= 0) {
+      if (s.L == 0) mpfr_set_zero(lo, +1);
+      else mpfr_set_d(lo, s.L, MPFR_RNDN);
+      mpfr_nextabove(lo);
+    }
+    if (!std::isinf(s.U) && mpfr_cmp_d(hi, s.U) >= 0) {
+      if (s.U == 0) mpfr_set_zero(hi, -1);
+      else mpfr_set_d(hi, s.U, MPFR_RNDN);
+      mpfr_nextbelow(hi);
+    }
+  }
+  ~Eff() {
+    mpfr_clear(lo);
+    mpfr_clear(hi);
+  }
+  Eff(const Eff&) = delete;
+  Eff& operator=(const Eff&) = delete;
+};
+
+// v rounded to fmt in mode RNDN (ties to even), RNDD or RNDU, straight from the MPFR value (one
+// rounding). Quantum of v's binade in fmt: 2^q, q = max(floor(log2|v|), emin) - p + 1; v/2^q is
+// exact (a power-of-two scaling at v's own precision) and is rounded to an integer m; m·2^q is
+// then a value of fmt or 2^(emax+1) (overflow), and is exact as a double.
+double round_to(mpfr_srcptr v, Format fmt, mpfr_rnd_t mode) {
+  if (mpfr_nan_p(v)) return std::numeric_limits<double>::quiet_NaN();
+  const bool negv = mpfr_signbit(v) != 0;
+  if (mpfr_inf_p(v)) return negv ? -kInf : kInf;
+  if (mpfr_zero_p(v)) return negv ? -0.0 : 0.0;
+  const FormatInfo fi = info(fmt);
+  const double maxfinite = std::ldexp(2 - std::ldexp(1.0, 1 - fi.precision), fi.emax);
+  auto overflow = [&]() -> double {
+    if (mode == MPFR_RNDN) return negv ? -kInf : kInf;
+    if (mode == MPFR_RNDD) return negv ? -kInf : maxfinite;
+    return negv ? -maxfinite : kInf;  // RNDU
+  };
+  const long e = mpfr_get_exp(v) - 1;  // floor(log2|v|): v = 0.1b… × 2^exp
+  if (e > fi.emax) return overflow();
+  const long q = std::max(e, static_cast<long>(fi.emin)) - fi.precision + 1;
+  Num m(mpfr_get_prec(v)), n(fi.precision + 2);
+  mpfr_mul_2si(m.v, v, -q, MPFR_RNDN);  // exact
+  if (mode == MPFR_RNDN) mpfr_roundeven(n.v, m.v);
+  else if (mode == MPFR_RNDD) mpfr_floor(n.v, m.v);
+  else mpfr_ceil(n.v, m.v);
+  const double r = std::ldexp(mpfr_get_d(n.v, MPFR_RNDN), static_cast<int>(q));  // exact
+  if (std::fabs(r) >= std::ldexp(1.0, fi.emax + 1)) return overflow();
+  if (r == 0) return negv ? -0.0 : 0.0;
+  return r;
+}
+
+constexpr Format kFormats[4] = {Format::binary64, Format::binary32, Format::binary16,
+                                Format::bfloat16};
+
+std::string describe(Form form, Quantity q, double x) {
+  return std::string(name(form)) + " " + std::string(name(q)) + " at x = " + hexfloat(x);
+}
+
+[[noreturn]] void cap_reached(Form form, Quantity q, double x, const std::string& target,
+                              mpfr_prec_t p) {
+  throw ReferenceError("reference: rounding of the " + describe(form, q, x) + " to " + target +
+                       " not decided within the precision cap (" + std::to_string(g_cap) +
+                       " bits; last tried " + std::to_string(p) + " bits)");
+}
+
+mpfr_prec_t next_prec(mpfr_prec_t p) { return p + p / 2 + 16; }
+
+// The exact cases (no loop): ±0, ±inf, NaN. Sets lo = hi and returns true when x is one.
+bool exact_case(Quantity q, double x, mpfr_ptr lo, mpfr_ptr hi) {
+  if (std::isnan(x)) {
+    mpfr_set_nan(lo);
+  } else if (x == 0) {
+    if (q == Quantity::value) mpfr_set_d(lo, x, MPFR_RNDN);  // f(±0) = ±0
+    else mpfr_set_d(lo, 0.5, MPFR_RNDN);                     // f'(0) = 1/2 exactly
+  } else if (std::isinf(x)) {
+    // Limits: value(+inf) = +inf, value(-inf) = -0 (f(x) < 0 for x < 0); derivative(+inf) = 1,
+    // derivative(-inf) = -0 (f'(x) < 0 for x <= -1).
+    if (x > 0) mpfr_set_d(lo, q == Quantity::value ? kInf : 1.0, MPFR_RNDN);
+    else mpfr_set_zero(lo, -1);
+  } else {
+    return false;
+  }
+  mpfr_set(hi, lo, MPFR_RNDN);
+  return true;
+}
+
+}  // namespace
+
+ScopedPrecisionCap::ScopedPrecisionCap(long bits) : saved_(g_cap) { g_cap = bits; }
+ScopedPrecisionCap::~ScopedPrecisionCap() { g_cap = saved_; }
+
+double correctly_rounded(Form form, Quantity q, double x, Format fmt) {
+  RangeGuard guard;
+  {
+    Num lo(64), hi(64);
+    if (exact_case(q, x, lo.v, hi.v)) return round_to(lo.v, fmt, MPFR_RNDN);
+  }
+  const Strict strict = strict_bounds(q, x);
+  mpfr_prec_t p = info(fmt).precision + 24 + loss_bits(form, x);
+  p = std::max<mpfr_prec_t>(p, 64);
+  for (;; p = next_prec(p)) {
+    if (p > g_cap) cap_reached(form, q, x, std::string(name(fmt)), p);
+    Iv f(p);
+    eval(form, q, x, p, f);
+    clamp_closed(f, strict);
+    Eff eff(f, strict, 256);
+    const double a = round_to(eff.lo, fmt, MPFR_RNDN);
+    const double b = round_to(eff.hi, fmt, MPFR_RNDN);
+    if (same_bits(a, b)) return a;
+  }
+}
+
+namespace {
+std::string format_decimal(mpfr_srcptr v, int digits) {
+  mpfr_exp_t e = 0;
+  char* s = mpfr_get_str(nullptr, &e, 10, static_cast<size_t>(digits), v, MPFR_RNDN);
+  if (s == nullptr) throw ReferenceError("reference: mpfr_get_str failed");
+  std::string str(s);
+  mpfr_free_str(s);
+  std::string out;
+  std::size_t i = 0;
+  if (str[0] == '-') {
+    out += '-';
+    i = 1;
+  }
+  out += str[i];
+  if (digits > 1) {
+    out += '.';
+    out += str.substr(i + 1);
+  }
+  // value = 0.d1d2… × 10^e = d1.d2… × 10^(e-1)
+  const long ex = static_cast<long>(e) - 1;
+  std::string es = std::to_string(ex < 0 ? -ex : ex);
+  if (es.size() < 2) es = "0" + es;
+  out += ex < 0 ? "e-" : "e+";
+  out += es;
+  return out;
+}
+}  // namespace
+
+std::string decimal(Form form, Quantity q, double x, int digits) {
+  if (digits < 1 || digits > 10000)
+    throw std::invalid_argument("decimal: digits must be in [1, 10000], got " +
+                                std::to_string(digits));
+  RangeGuard guard;
+  {
+    Num lo(64), hi(64);
+    if (exact_case(q, x, lo.v, hi.v)) {
+      if (mpfr_nan_p(lo.v)) return "nan";
+      if (mpfr_inf_p(lo.v)) return mpfr_signbit(lo.v) ? "-inf" : "inf";
+      if (mpfr_zero_p(lo.v)) return mpfr_signbit(lo.v) ? "-0" : "0";
+      return format_decimal(lo.v, digits);
+    }
+  }
+  const Strict strict = strict_bounds(q, x);
+  const long need = static_cast<long>(std::ceil(digits * 3.3219280948873623));
+  // P for the strict clamps: decimal boundaries differ from a double or from 1 by more than
+  // 2^-(3.33·digits + 810) relative (docs/reference.md), so 4·digits + 1200 bits leave a margin.
+  const mpfr_prec_t P = 4L * digits + 1200;
+  mpfr_prec_t p = std::max<mpfr_prec_t>(need + 24 + loss_bits(form, x), 64);
+  for (;; p = next_prec(p)) {
+    if (p > g_cap) cap_reached(form, q, x, std::to_string(digits) + " decimal digits", p);
+    Iv f(p);
+    eval(form, q, x, p, f);
+    clamp_closed(f, strict);
+    if (mpfr_zero_p(f.lo) || mpfr_zero_p(f.hi)) {
+      if (!below_mpfr_range(f)) continue;
+      // The (nonzero) value is below about 2^(emin_min) ≈ 10^-1.39e18: no MPFR decimal form.
+      throw ReferenceError("reference: the " + describe(form, q, x) +
+                           " is nonzero but below MPFR's exponent range (|f| < 2^" +
+                           std::to_string(mpfr_get_emin_min()) +
+                           "); no decimal form (binary formats round it to a signed zero)");
+    }
+    Eff eff(f, strict, P);
+    const std::string a = format_decimal(eff.lo, digits);
+    if (a == format_decimal(eff.hi, digits)) return a;
+  }
+}
+
+Enclosure::Enclosure() {
+  mpfr_init2(lo_, 64);
+  mpfr_init2(hi_, 64);
+  mpfr_set_nan(lo_);
+  mpfr_set_nan(hi_);
+  for (int i = 0; i < 4; ++i) rn_[i] = rd_[i] = ru_[i] = std::numeric_limits<double>::quiet_NaN();
+}
+Enclosure::Enclosure(const Enclosure& o)
+    : decided_(o.decided_), floor_log2_(o.floor_log2_) {
+  mpfr_init2(lo_, mpfr_get_prec(o.lo_));
+  mpfr_init2(hi_, mpfr_get_prec(o.hi_));
+  mpfr_set(lo_, o.lo_, MPFR_RNDN);
+  mpfr_set(hi_, o.hi_, MPFR_RNDN);
+  std::copy(o.rn_, o.rn_ + 4, rn_);
+  std::copy(o.rd_, o.rd_ + 4, rd_);
+  std::copy(o.ru_, o.ru_ + 4, ru_);
+}
+Enclosure& Enclosure::operator=(const Enclosure& o) {
+  if (this == &o) return *this;
+  mpfr_set_prec(lo_, mpfr_get_prec(o.lo_));
+  mpfr_set_prec(hi_, mpfr_get_prec(o.hi_));
+  mpfr_set(lo_, o.lo_, MPFR_RNDN);
+  mpfr_set(hi_, o.hi_, MPFR_RNDN);
+  decided_ = o.decided_;
+  floor_log2_ = o.floor_log2_;
+  std::copy(o.rn_, o.rn_ + 4, rn_);
+  std::copy(o.rd_, o.rd_ + 4, rd_);
+  std::copy(o.ru_, o.ru_ + 4, ru_);
+  return *this;
+}
+Enclosure::~Enclosure() {
+  mpfr_clear(lo_);
+  mpfr_clear(hi_);
+}
+double Enclosure::approx() const {
+  RangeGuard guard;
+  if (mpfr_nan_p(lo_) || mpfr_nan_p(hi_)) return std::numeric_limits<double>::quiet_NaN();
+  if (mpfr_equal_p(lo_, hi_) || mpfr_inf_p(lo_) || mpfr_inf_p(hi_))
+    return mpfr_get_d(mpfr_inf_p(lo_) ? lo_ : hi_, MPFR_RNDN);
+  if (mpfr_zero_p(hi_)) return mpfr_get_d(hi_, MPFR_RNDN);  // below MPFR's range: a signed 0
+  if (mpfr_zero_p(lo_)) return mpfr_get_d(lo_, MPFR_RNDN);
+  Num m(std::max(mpfr_get_prec(lo_), mpfr_get_prec(hi_)) + 1);
+  mpfr_add(m.v, lo_, hi_, MPFR_RNDN);
+  mpfr_div_2ui(m.v, m.v, 1, MPFR_RNDN);
+  return mpfr_get_d(m.v, MPFR_RNDN);
+}
+
+Enclosure enclose(Form form, Quantity q, double x, int bits) {
+  RangeGuard guard;
+  Enclosure out;
+  if (exact_case(q, x, out.lo_, out.hi_)) {
+    for (int i = 0; i < 4; ++i) {
+      const double r = round_to(out.lo_, kFormats[i], MPFR_RNDN);
+      out.rn_[i] = out.rd_[i] = out.ru_[i] = r;
+    }
+    out.floor_log2_ = mpfr_regular_p(out.lo_) ? mpfr_get_exp(out.lo_) - 1 : 0;
+    out.decided_ = true;
+    return out;
+  }
+  const Strict strict = strict_bounds(q, x);
+  mpfr_prec_t p = std::max<mpfr_prec_t>(bits + 24 + loss_bits(form, x), 64);
+  for (;; p = next_prec(p)) {
+    if (p > g_cap) cap_reached(form, q, x, "a relative width 2^-" + std::to_string(bits), p);
+    Iv f(p);
+    eval(form, q, x, p, f);
+    clamp_closed(f, strict);
+    // (a) width. A zero bound with the value below MPFR's range is accepted as it is (no
+    // precision changes it); any other zero bound asks for more precision.
+    bool ok = true;
+    if (mpfr_zero_p(f.lo) || mpfr_zero_p(f.hi)) {
+      ok = below_mpfr_range(f);
+    } else {
+      if (mpfr_sgn(f.lo) != mpfr_sgn(f.hi)) {
+        ok = false;
+      } else {
+        Num w(p), lim(p);
+        mpfr_sub(w.v, f.hi, f.lo, MPFR_RNDU);
+        mpfr_abs(lim.v, f.lo, MPFR_RNDN);
+        mpfr_mul_2si(lim.v, lim.v, -bits, MPFR_RNDD);
+        ok = mpfr_lessequal_p(w.v, lim.v);
+      }
+    }
+    if (!ok) continue;
+    // (b) rounding to nearest, down and up in each binary format, and (c) floor(log2|f|).
+    Eff eff(f, strict, 256);
+    for (int i = 0; i < 4 && ok; ++i) {
+      const mpfr_rnd_t modes[3] = {MPFR_RNDN, MPFR_RNDD, MPFR_RNDU};
+      double* dst[3] = {out.rn_, out.rd_, out.ru_};
+      for (int m = 0; m < 3 && ok; ++m) {
+        const double a = round_to(eff.lo, kFormats[i], modes[m]);
+        ok = same_bits(a, round_to(eff.hi, kFormats[i], modes[m]));
+        dst[m][i] = a;
+      }
+    }
+    if (!ok) continue;
+    if (mpfr_sgn(eff.lo) != mpfr_sgn(eff.hi) || mpfr_zero_p(eff.lo) || mpfr_zero_p(eff.hi))
+      continue;
+    const long el = mpfr_get_exp(eff.lo) - 1, eh = mpfr_get_exp(eff.hi) - 1;
+    if (el != eh && std::max(el, eh) >= -1200) continue;
+    // Below 2^-1200 the exact exponent does not matter (every format's ulp there is its least
+    // subnormal); the larger one is kept as an upper bound.
+    out.floor_log2_ = std::max(el, eh);
+    mpfr_set_prec(out.lo_, p);
+    mpfr_set_prec(out.hi_, p);
+    mpfr_set(out.lo_, f.lo, MPFR_RNDN);  // exact
+    mpfr_set(out.hi_, f.hi, MPFR_RNDN);
+    out.decided_ = true;
+    return out;
+  }
+}
+
+}  // namespace gelucheck::ref
