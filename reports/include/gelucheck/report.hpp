@@ -1,0 +1,176 @@
+// gelucheck/report.hpp — the accuracy report (issue 5): a seeded campaign of the library under
+// test (gelu.hpp) against the MPFR reference, the tanh–erf gap, the property suite's outcome, and
+// the writers of report.json (schema gelucheck.report/1, docs/report.md), report.md and plots.
+//
+// Data flows one way: reference → campaign → Report → JSON → Markdown; the plots are drawn from
+// the per-point data the Report keeps (not written to JSON).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "gelucheck/common.hpp"
+#include "gelucheck/gelu.hpp"
+
+namespace gelucheck::report {
+
+inline constexpr const char* kSchema = "gelucheck.report/1";
+inline constexpr std::uint64_t kDefaultSeed = 1;
+// Random + grid points per format (hard points and specials come on top). 2 formats × 2 forms ×
+// 2 quantities reference enclosures per point; see docs/report.md for the measured run time.
+inline constexpr std::size_t kDefaultPoints = 20000;
+inline constexpr std::size_t kMinPoints = 16;
+inline constexpr std::size_t kMaxPoints = 100000000;
+
+struct Options {
+  std::uint64_t seed = kDefaultSeed;
+  std::size_t points = kDefaultPoints;
+  unsigned threads = 2;       // results never depend on it (each point is written to its own slot)
+  bool progress = false;      // progress line on stderr (the CLI sets it when stderr is a tty)
+  bool properties = true;     // run the property suite
+  std::string proptests;      // its executable; empty = the one built with gelucheck (if any)
+  bool plots = true;          // draw the plots with gnuplot
+  // TEST ONLY: moves every result of the accurate path this many ulps (of its format) away from
+  // zero, to show that the gate catches a regression. Reachable from the CLI only through the
+  // hidden option --test-only-plant-regression-ulps; a report made with it says so at the top.
+  int planted_regression_ulps = 0;
+};
+
+// The regions of x in which the error is summarised (DESIGN.md: where the naive formulas fail).
+// They partition the non-NaN inputs, except `subnormal`, which overlaps [-1, 1]; `overall` has
+// every input, NaN included.
+enum class Region { below_m38_6, m38_6_m10, m10_m1, m1_1, p1_10, above_10, subnormal, overall };
+inline constexpr Region kRegions[] = {Region::below_m38_6, Region::m38_6_m10, Region::m10_m1,
+                                      Region::m1_1,        Region::p1_10,     Region::above_10,
+                                      Region::subnormal,   Region::overall};
+const char* region_name(Region r);   // "x < -38.6", ..., "subnormal |x|", "overall"
+const char* region_key(Region r);    // JSON key: "below_-38.6", ..., "subnormal", "overall"
+// The regions an input of format `fmt` belongs to (always includes overall).
+std::vector<Region> regions_of(double x, Format fmt);
+
+const char* path_name(Path p);       // "accurate", "naive"
+const char* type_name(Format fmt);   // "double" (binary64), "float" (binary32)
+
+// The summary of the errors of one implementation over one region (DESIGN.md §2, via measure()).
+struct Stats {
+  std::size_t count = 0;
+  double max_ulp = 0;           // +inf when some error is infinite (NaN mismatch, inf vs finite)
+  // The first input (in campaign order) where max_ulp is reached; absent when count == 0.
+  std::optional<double> worst_x, worst_expected, worst_got;
+  double mean_ulp = 0, rms_ulp = 0;  // over the points with a finite ulp error
+  std::size_t finite = 0;            // how many those are
+  std::size_t correctly_rounded = 0, faithful = 0;
+  double max_abs = 0, max_rel = 0;
+  std::size_t nan_mismatches = 0, zero_sign_mismatches = 0;
+};
+
+// ulp-error histogram: zero errors, then bins (2^(k-1), 2^k] for k in [kHistLo, kHistHi]
+// (errors below 2^(kHistLo-1) fall in the first bin, finite ones above 2^kHistHi in the last),
+// then infinite errors.
+inline constexpr int kHistLo = -20, kHistHi = 64;
+struct Histogram {
+  std::size_t zero = 0, infinite = 0;
+  std::vector<std::size_t> bins = std::vector<std::size_t>(kHistHi - kHistLo + 1, 0);
+};
+
+// What an implementation claims about its own form (DESIGN.md; gelu.hpp): the accurate path is
+// faithful in binary64 and correctly rounded in binary32 (which includes the sign of zero); the
+// naive path claims nothing.
+struct Claim {
+  double max_ulp;       // the bound
+  bool strict;          // ulp < max_ulp (faithful) or ulp <= max_ulp (correct rounding)
+  bool zero_sign;       // sign-of-zero mismatches break it too
+  std::string text;     // "faithful (< 1 ulp)", ...
+};
+std::optional<Claim> claim_of(Path p, Format fmt);
+
+struct Row {
+  Path path;
+  Format format;           // binary64 (double) or binary32 (float)
+  Form form;               // the function implemented
+  Quantity quantity;
+  Form against;            // the exact function measured against: `form` (rounding error), or
+                           // erf for the tanh form (total error against the exact GELU)
+  std::vector<Stats> regions;  // indexed like kRegions
+  Histogram histogram;         // over all inputs
+  std::optional<Claim> claim;  // only when against == form
+  bool meets_claim = true;
+  // Per-point data for the plots: x and ulp error of every input in [-40, 10] (grid + hard points).
+  std::vector<double> plot_x, plot_ulp;
+};
+
+struct InputCounts {
+  std::size_t random = 0, grid = 0, hard = 0, special = 0, total = 0;
+};
+
+struct GapSup {
+  double sup = 0;        // sup over x of |tanh form - erf form| (of the quantity)
+  double at = 0;         // |x| where it is reached (the value gap is even, the derivative gap odd)
+  double signed_gap = 0; // (tanh - erf)(at)
+  std::string sup_decimal;  // 17 significant digits
+};
+struct Gap {
+  GapSup value, derivative;
+  double curve_lo = -10, curve_hi = 10;
+  std::vector<double> curve_x, curve_value, curve_derivative;  // tanh - erf, from the reference
+};
+
+struct PropertyTest {
+  std::string suite, name;       // GoogleTest names; the suite is the Lean theorem's name
+  std::string lean;              // "Proofs.GeluForm.<theorem>", "card", "none" or "" if unrecorded
+  std::optional<std::uint64_t> cases;  // cases run, when known
+  std::string outcome;           // "pass", "fail", "skipped"
+  std::string message;           // the failure message (RapidCheck's counterexample)
+};
+struct Properties {
+  // "run", "skipped" (--no-properties), "unavailable" (no executable), "error" (it could not be
+  // run or its output not read; `reason` says why).
+  std::string status = "skipped";
+  std::string reason, executable;
+  int exit_code = 0;
+  std::vector<PropertyTest> tests;
+};
+
+struct Report {
+  Options options;
+  InputCounts inputs64, inputs32;
+  std::vector<Row> rows;
+  Gap gap;
+  Properties properties;
+  std::vector<std::string> gate_failures;  // claims broken, properties failed or not run
+  double seconds_campaign = 0, seconds_gap = 0, seconds_properties = 0;
+  std::string started_utc;
+};
+
+// The Lean GeluForm theorems (shared/seeds/lean-geluform-theorems.txt), full names.
+const std::vector<std::string>& lean_theorems();
+
+// The input set of one format (binary64 or binary32): `points`/2 random finite bit patterns
+// (uniform over the encodings, so over every binade and both signs), the rest a uniform grid over
+// [-40, 10], then the hard points with neighbours, then the specials. Deterministic in `seed`.
+std::vector<double> inputs(Format fmt, std::uint64_t seed, std::size_t points, InputCounts* counts);
+
+// Runs everything Options ask for. Throws std::runtime_error on a failure that leaves no report.
+Report run(const Options& opt);
+// The gate: empty when every claim holds and every property passed (or properties were skipped on
+// request); otherwise one line per failure.
+std::vector<std::string> gate_failures(const Report& r);
+
+nlohmann::ordered_json to_json(const Report& r);
+std::string to_markdown(const nlohmann::ordered_json& j);
+
+// Writes report.json, report.md and (Options::plots) the plots into `out`, atomically: everything
+// goes into a fresh directory beside `out` that is renamed into place at the end. An existing
+// `out` is replaced only when it is empty or holds a previous report (report.json); anything else
+// is refused. Throws std::runtime_error with a message naming the path on failure.
+void write(const Report& r, const std::string& out);
+// Checks that `out` can be written (its parent exists or can be made, is a writable directory,
+// and `out` is absent, empty or a previous report) before the campaign spends its minutes.
+void check_writable(const std::string& out);
+
+}  // namespace gelucheck::report

@@ -1,0 +1,108 @@
+// The campaign's inputs: random bit patterns, a dense grid, the hard points, the specials.
+// Deterministic in the seed on every platform: splitmix64 and integer arithmetic only (no std::
+// distributions, whose output is not specified across standard libraries).
+#include <bit>
+#include <cfloat>
+#include <cmath>
+#include <cstdint>
+#include <limits>
+
+#include "gelucheck/report.hpp"
+
+namespace gelucheck::report {
+namespace {
+
+// splitmix64 (Steele, Lea, Flood 2014), the reference constants.
+struct SplitMix64 {
+  std::uint64_t s;
+  std::uint64_t next() {
+    std::uint64_t z = (s += 0x9e3779b97f4a7c15u);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9u;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebu;
+    return z ^ (z >> 31);
+  }
+};
+
+// A finite value drawn uniformly over the finite encodings of the format (both signs, every binade
+// equally likely, subnormals and zeros included): draw bits, reject inf/NaN exponents.
+double random_finite(Format fmt, SplitMix64& g) {
+  for (;;) {
+    const std::uint64_t b = g.next();
+    if (fmt == Format::binary64) {
+      if (((b >> 52) & 0x7ff) == 0x7ff) continue;
+      return std::bit_cast<double>(b);
+    }
+    const auto b32 = static_cast<std::uint32_t>(b >> 32);
+    if (((b32 >> 23) & 0xff) == 0xff) continue;
+    return static_cast<double>(std::bit_cast<float>(b32));
+  }
+}
+
+double next_in(Format fmt, double x, double toward) {
+  if (fmt == Format::binary64) return std::nextafter(x, toward);
+  return static_cast<double>(std::nextafter(static_cast<float>(x), static_cast<float>(toward)));
+}
+
+// The hard points of DESIGN.md §1 and the edges of the formats and of the regions. Decimals from
+// DESIGN.md (computed there at 40 digits); each is rounded to the format and taken with its two
+// neighbours on each side.
+std::vector<double> hard_points(Format fmt) {
+  const FormatInfo fi = info(fmt);
+  const double max_finite = fmt == Format::binary64 ? DBL_MAX : static_cast<double>(FLT_MAX);
+  const double min_normal = std::ldexp(1.0, fi.emin);
+  const double min_sub = std::ldexp(1.0, fi.emin - fi.precision + 1);
+  const double centres[] = {
+      -0.75246142207101626,  // minimum of the tanh form (zero of its derivative)
+      -0.75179152469356446,  // minimum of the erf form
+      2.6989413863772703, -2.6989413863772703,  // sup of |tanh form - erf form|
+      2.0186557597718367, -2.0186557597718367,  // sup of the derivative gap
+      -38.580140223782359,   // erf form below half the least binary64 subnormal from here down
+      -38.6, -10.0, -1.0, 1.0, 10.0,  // region edges
+      -3.0, -0.5, 0.5, 2.0,  // the course's table (shared/seeds/course-gelu-new-stage.txt)
+      -20.0,                 // PyTorch's float64 erf form returns -0.0 here (DESIGN.md §1)
+      // x*x*x overflows past cbrt(max finite) (the tanh form's u overflows there or sooner)
+      std::cbrt(max_finite), -std::cbrt(max_finite),
+      max_finite, -max_finite, min_normal, -min_normal, min_sub, -min_sub,
+  };
+  std::vector<double> out;
+  for (double c : centres) {
+    const double x = round_to_format(c, fmt);
+    double lo = x, hi = x;
+    for (int k = 0; k < 2; ++k) {
+      lo = next_in(fmt, lo, -INFINITY);
+      hi = next_in(fmt, hi, INFINITY);
+    }
+    for (double y = lo;; y = next_in(fmt, y, INFINITY)) {
+      if (std::isfinite(y)) out.push_back(y);
+      if (y == hi || !std::isfinite(y)) break;
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+std::vector<double> inputs(Format fmt, std::uint64_t seed, std::size_t points,
+                           InputCounts* counts) {
+  std::vector<double> xs;
+  // Independent streams per format from one seed.
+  SplitMix64 g{seed ^ (fmt == Format::binary64 ? 0x6a09e667f3bcc908u : 0xbb67ae8584caa73bu)};
+  const std::size_t n_random = points / 2, n_grid = points - points / 2;
+  for (std::size_t i = 0; i < n_random; ++i) xs.push_back(random_finite(fmt, g));
+  // Uniform grid over [-40, 10]: x_i = -40 + 50 i / (n-1), rounded to the format. The spacing
+  // (50/n) is far above the ulp of the format there, so the points are distinct.
+  for (std::size_t i = 0; i < n_grid; ++i) {
+    const double t = n_grid == 1 ? 0.0 : 50.0 * static_cast<double>(i) / static_cast<double>(n_grid - 1);
+    xs.push_back(round_to_format(-40.0 + t, fmt));
+  }
+  const std::vector<double> hard = hard_points(fmt);
+  xs.insert(xs.end(), hard.begin(), hard.end());
+  const double specials[] = {0.0, -0.0, INFINITY, -INFINITY, std::numeric_limits<double>::quiet_NaN()};
+  xs.insert(xs.end(), std::begin(specials), std::end(specials));
+  if (counts) {
+    *counts = {n_random, n_grid, hard.size(), std::size(specials), xs.size()};
+  }
+  return xs;
+}
+
+}  // namespace gelucheck::report

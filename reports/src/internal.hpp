@@ -1,0 +1,44 @@
+// Shared between the files of reports/src; not part of the public API.
+#pragma once
+
+#include <cstddef>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "gelucheck/report.hpp"
+
+namespace gelucheck::report {
+
+struct Progress {
+  bool enabled = false;
+  void show(const char* what, std::size_t done, std::size_t total) const;
+};
+
+// Runs body(i) for i in [0, n) on `threads` threads (the caller's included); rethrows the first
+// exception. body must only write state owned by index i.
+void parallel_for(std::size_t n, unsigned threads, const Progress& progress, const char* what,
+                  const std::function<void(std::size_t)>& body);
+
+// The implementation under test at x (a value of fmt), as a double holding the fmt result.
+double evaluate(Path p, Form f, Quantity q, Format fmt, double x);
+
+std::vector<Row> campaign(Format fmt, const std::vector<double>& xs, const Options& opt,
+                          const Progress& progress);
+Gap tanh_erf_gap(const Options& opt, const Progress& progress);
+Properties run_properties(const Options& opt, const std::string& scratch_dir);
+
+// Runs argv[0] (a path, or a name looked up in PATH) with stdout and stderr appended to `log`,
+// in directory `cwd` (empty: the current one), with `env` ("NAME=value") added to the
+// environment. Returns the exit status, 128+signal when killed, or -1 when it could not start
+// (errno-like text in *why).
+int run_process(const std::vector<std::string>& argv, const std::string& cwd,
+                const std::string& log, const std::vector<std::string>& env, std::string* why);
+
+// The PNG files draw_plots makes, in a fixed order.
+const std::vector<std::string>& plot_files();
+// Writes the gnuplot data and scripts into dir and runs gnuplot there; returns the PNG names.
+// Throws std::runtime_error when gnuplot fails.
+std::vector<std::string> draw_plots(const Report& r, const std::string& dir);
+
+}  // namespace gelucheck::report

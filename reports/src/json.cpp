@@ -1,0 +1,168 @@
+// report.json: schema gelucheck.report/1 (docs/report.md documents every field).
+// A non-finite number is written as the string "inf", "-inf" or "nan" (JSON has no such numbers);
+// every floating-point input or result is also given as a C99 hex float.
+#include <algorithm>
+#include <cmath>
+#include <map>
+
+#include "gelucheck/reference.hpp"
+#include "internal.hpp"
+
+namespace gelucheck::report {
+namespace {
+
+using json = nlohmann::ordered_json;
+
+json num(double v) {
+  if (std::isnan(v)) return "nan";
+  if (std::isinf(v)) return v > 0 ? "inf" : "-inf";
+  return v;
+}
+
+json fraction(std::size_t k, std::size_t n) {
+  return n ? json(static_cast<double>(k) / static_cast<double>(n)) : json(nullptr);
+}
+
+json stats_json(const Stats& s, Format fmt) {
+  json worst = nullptr;
+  if (s.worst_x)
+    worst = {{"x", hexfloat(*s.worst_x)},
+             {"x_decimal", decimal_roundtrip(*s.worst_x, fmt)},
+             {"expected", hexfloat(s.worst_expected.value_or(NAN))},
+             {"got", hexfloat(s.worst_got.value_or(NAN))}};
+  return {{"count", s.count},
+          {"max_ulp", num(s.max_ulp)},
+          {"worst", worst},
+          {"mean_ulp", s.finite ? num(s.mean_ulp) : json(nullptr)},
+          {"rms_ulp", s.finite ? num(s.rms_ulp) : json(nullptr)},
+          {"finite", s.finite},
+          {"fraction_correctly_rounded", fraction(s.correctly_rounded, s.count)},
+          {"fraction_faithful", fraction(s.faithful, s.count)},
+          {"max_abs", num(s.max_abs)},
+          {"max_rel", num(s.max_rel)},
+          {"nan_mismatches", s.nan_mismatches},
+          {"zero_sign_mismatches", s.zero_sign_mismatches}};
+}
+
+json row_json(const Row& r) {
+  json regions = json::object();
+  for (std::size_t i = 0; i < std::size(kRegions); ++i)
+    regions[region_key(kRegions[i])] = stats_json(r.regions[i], r.format);
+  json bins = json::array();
+  for (std::size_t i = 0; i < r.histogram.bins.size(); ++i)
+    if (r.histogram.bins[i]) bins.push_back({kHistLo + static_cast<int>(i), r.histogram.bins[i]});
+  json claim = nullptr;
+  if (r.claim)
+    claim = {{"text", r.claim->text}, {"max_ulp", r.claim->max_ulp},
+             {"strict", r.claim->strict}, {"zero_sign", r.claim->zero_sign}};
+  return {{"implementation", path_name(r.path)},
+          {"type", type_name(r.format)},
+          {"format", name(r.format)},
+          {"form", name(r.form)},
+          {"quantity", name(r.quantity)},
+          {"against", name(r.against)},
+          {"error", r.against == r.form ? "rounding" : "model+rounding"},
+          {"claim", claim},
+          {"meets_claim", r.claim ? json(r.meets_claim) : json(nullptr)},
+          {"regions", regions},
+          {"histogram", {{"zero", r.histogram.zero}, {"infinite", r.histogram.infinite},
+                         {"bins_log2", bins}}}};
+}
+
+json gap_json(const GapSup& g) {
+  return {{"sup", num(g.sup)},
+          {"sup_decimal", g.sup_decimal},
+          {"at_abs_x", num(g.at)},
+          {"at_abs_x_hex", hexfloat(g.at)},
+          {"gap_at", num(g.signed_gap)}};
+}
+
+json counts_json(const InputCounts& c) {
+  return {{"random", c.random}, {"grid", c.grid}, {"hard", c.hard}, {"special", c.special},
+          {"total", c.total}};
+}
+
+}  // namespace
+
+json to_json(const Report& r) {
+  json j;
+  j["schema"] = kSchema;
+  j["generator"] = {{"program", "gelucheck report"}, {"version", "0.1.0"}};
+  j["config"] = {{"seed", r.options.seed},
+                 {"points", r.options.points},
+                 {"properties", r.options.properties},
+                 {"plots", r.options.plots},
+                 {"planted_regression_ulps", r.options.planted_regression_ulps}};
+  j["measures"] = {
+      {"ulp", "|r - y| / 2^(max(floor(log2|y|), emin) - p + 1), y exact (DESIGN.md §2)"},
+      {"reference", "MPFR enclosure of relative width 2^-128 (gelucheck::ref::enclose), "
+                    "errors by gelucheck::measure"},
+      {"correctly_rounded", "ulp <= 0.5"},
+      {"faithful", "ulp < 1"}};
+  j["inputs"] = {{"binary64", counts_json(r.inputs64)}, {"binary32", counts_json(r.inputs32)}};
+  j["regions"] = json::array();
+  for (Region g : kRegions) j["regions"].push_back({{"key", region_key(g)}, {"name", region_name(g)}});
+  j["accuracy"] = json::array();
+  for (const Row& row : r.rows) j["accuracy"].push_back(row_json(row));
+  j["gap"] = {{"value", gap_json(r.gap.value)},
+              {"derivative", gap_json(r.gap.derivative)},
+              {"curve", {{"lo", r.gap.curve_lo}, {"hi", r.gap.curve_hi},
+                         {"points", r.gap.curve_x.size()}}}};
+
+  const Properties& p = r.properties;
+  json tests = json::array();
+  std::size_t passed = 0, failed = 0, skipped = 0;
+  for (const PropertyTest& t : p.tests) {
+    tests.push_back({{"suite", t.suite}, {"name", t.name}, {"lean", t.lean},
+                     {"cases", t.cases ? json(*t.cases) : json(nullptr)},
+                     {"outcome", t.outcome}, {"message", t.message}});
+    (t.outcome == "pass" ? passed : t.outcome == "fail" ? failed : skipped)++;
+  }
+  j["properties"] = {{"status", p.status},
+                     {"reason", p.reason},
+                     {"exit_code", p.status == "run" ? json(p.exit_code) : json(nullptr)},
+                     {"summary", {{"tests", p.tests.size()}, {"passed", passed},
+                                  {"failed", failed}, {"skipped", skipped}}},
+                     {"tests", tests}};
+
+  // Lean traceability: every theorem, the checks that mirror it, and their joint outcome.
+  json trace = json::array();
+  auto entry = [&](const std::string& theorem) {
+    json checks = json::array();
+    std::string outcome = p.status == "run" ? "no check" : "not run";
+    bool any = false, any_fail = false, all_skipped = true;
+    for (const PropertyTest& t : p.tests)
+      if (t.lean == theorem) {
+        checks.push_back(t.suite + "." + t.name);
+        any = true;
+        any_fail |= t.outcome == "fail";
+        all_skipped &= t.outcome == "skipped";
+      }
+    if (any) outcome = any_fail ? "fail" : all_skipped ? "skipped" : "pass";
+    return json{{"theorem", theorem}, {"checks", checks}, {"outcome", outcome}};
+  };
+  for (const std::string& th : lean_theorems()) trace.push_back(entry(th));
+  // Checks naming a theorem not on the seed's page (or the card's properties, "card"/"none"),
+  // in order of first appearance, so nothing the suite ran is hidden.
+  std::vector<std::string> extra;
+  for (const PropertyTest& t : p.tests) {
+    bool known = std::find(lean_theorems().begin(), lean_theorems().end(), t.lean) != lean_theorems().end();
+    if (!known && std::find(extra.begin(), extra.end(), t.lean) == extra.end()) extra.push_back(t.lean);
+  }
+  for (const std::string& e : extra) trace.push_back(entry(e));
+  j["lean_traceability"] = trace;
+
+  j["gate"] = {{"passed", r.gate_failures.empty()}, {"failures", r.gate_failures}};
+  j["plots"] = json::array();
+  if (r.options.plots)
+    for (const std::string& f : plot_files()) j["plots"].push_back(f);
+  // The only part that changes between two runs with the same config.
+  j["run"] = {{"started_utc", r.started_utc},
+              {"threads", r.options.threads},
+              {"proptests_executable", p.executable},
+              {"seconds", {{"campaign", r.seconds_campaign}, {"gap", r.seconds_gap},
+                           {"properties", r.seconds_properties}}}};
+  return j;
+}
+
+}  // namespace gelucheck::report

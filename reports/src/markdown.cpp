@@ -1,0 +1,204 @@
+// report.md, rendered from report.json's content only (so the two never disagree).
+#include <cstdio>
+#include <sstream>
+#include <string>
+
+#include "gelucheck/report.hpp"
+
+namespace gelucheck::report {
+namespace {
+
+using json = nlohmann::ordered_json;
+
+// %.<digits>g, or %.<digits>f when fixed.
+std::string fmt_num(const json& v, int digits = 3, bool fixed = false) {
+  if (v.is_null()) return "–";
+  if (v.is_string()) return v.get<std::string>();
+  char buf[64];
+  if (fixed) std::snprintf(buf, sizeof buf, "%.*f", digits, v.get<double>());
+  else std::snprintf(buf, sizeof buf, "%.*g", digits, v.get<double>());
+  return buf;
+}
+
+std::string percent(const json& v) {
+  if (v.is_null()) return "–";
+  const double f = v.get<double>();
+  if (f == 1) return "100%";
+  if (f == 0) return "0%";
+  char buf[64];
+  // Enough digits that 1 miss in 10^5 does not print as 100%.
+  std::snprintf(buf, sizeof buf, "%.6g%%", 100 * f);
+  return buf;
+}
+
+// A table cell: no pipes, no line breaks.
+std::string cell(std::string s) {
+  std::string out;
+  for (char c : s) {
+    if (c == '|') out += "\\|";
+    else if (c == '\n') out += "<br>";
+    else out += c;
+  }
+  return out;
+}
+
+std::string worst(const json& w) {
+  if (w.is_null()) return "–";
+  return "`" + w["x"].get<std::string>() + "`";
+}
+
+std::string stats_cells(const json& s) {
+  std::ostringstream o;
+  const json& w = s["worst"];
+  o << s["count"].get<std::size_t>() << " | " << fmt_num(s["max_ulp"]) << " | " << worst(w)
+    << " | " << (w.is_null() ? "–" : "`" + w["expected"].get<std::string>() + "`") << " | "
+    << (w.is_null() ? "–" : "`" + w["got"].get<std::string>() + "`") << " | "
+    << fmt_num(s["mean_ulp"]) << " | " << fmt_num(s["rms_ulp"]) << " | "
+    << percent(s["fraction_correctly_rounded"]) << " | " << percent(s["fraction_faithful"])
+    << " | " << fmt_num(s["max_abs"]) << " | " << fmt_num(s["max_rel"]) << " | "
+    << s["nan_mismatches"].get<std::size_t>() << " | "
+    << s["zero_sign_mismatches"].get<std::size_t>();
+  return o.str();
+}
+
+const char* kStatsHeader =
+    "points | max ulp | at x | expected | got | mean ulp | RMS ulp | correctly rounded | "
+    "faithful | max abs | max rel | NaN mism. | ±0 mism.";
+const char* kStatsRule = "---:|---:|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:";
+
+std::string verdict(const json& row) {
+  if (row["claim"].is_null()) return "no claim";
+  return std::string(row["meets_claim"].get<bool>() ? "holds" : "**BROKEN**") + ": " +
+         row["claim"]["text"].get<std::string>();
+}
+
+}  // namespace
+
+std::string to_markdown(const json& j) {
+  std::ostringstream o;
+  const json& cfg = j["config"];
+  o << "# gelucheck accuracy report\n\n";
+  o << "Made by `gelucheck report --seed " << cfg["seed"].get<std::uint64_t>() << " --points "
+    << cfg["points"].get<std::size_t>() << "`"
+    << (cfg["properties"].get<bool>() ? "" : " `--no-properties`")
+    << (cfg["plots"].get<bool>() ? "" : " `--no-plots`") << " on " << j["run"]["started_utc"].get<std::string>()
+    << ". Machine-readable twin: `report.json` (schema `" << j["schema"].get<std::string>()
+    << "`, documented in the repository's `docs/report.md`, which also says how to read every "
+       "column).\n\n";
+  if (cfg["planted_regression_ulps"].get<int>() != 0)
+    o << "> **TEST RUN WITH A PLANTED REGRESSION**: every result of the accurate path was moved "
+      << cfg["planted_regression_ulps"].get<int>()
+      << " ulp(s) away from zero on purpose. These are not the library's numbers.\n\n";
+
+  o << "## Verdict\n\n";
+  if (j["gate"]["passed"].get<bool>()) {
+    o << "Every claim holds and every property that ran passed (`--gate` would exit 0).\n\n";
+  } else {
+    o << "`--gate` would FAIL:\n\n";
+    for (const auto& f : j["gate"]["failures"]) o << "- " << f.get<std::string>() << "\n";
+    o << "\n";
+  }
+
+  o << "## Summary (all inputs)\n\n"
+    << "Errors in ulps of the format (DESIGN.md §2) against the exact function (MPFR), over every "
+       "input of the campaign. `against erf` rows measure the tanh form against the exact GELU "
+       "x·Φ(x): model error plus rounding error; the other rows are rounding error only.\n\n"
+    << "implementation | type | function | against | " << kStatsHeader << " | claim\n"
+    << "---|---|---|---|" << kStatsRule << "|---\n";
+  for (const auto& row : j["accuracy"]) {
+    o << row["implementation"].get<std::string>() << " | " << row["type"].get<std::string>()
+      << " | " << row["form"].get<std::string>() << " " << row["quantity"].get<std::string>()
+      << " | " << row["against"].get<std::string>() << " | "
+      << stats_cells(row["regions"]["overall"]) << " | " << verdict(row) << "\n";
+  }
+
+  o << "\n## Per region\n\n"
+    << "Regions of x: " ;
+  bool first = true;
+  for (const auto& g : j["regions"]) {
+    o << (first ? "" : ", ") << "`" << g["name"].get<std::string>() << "`";
+    first = false;
+  }
+  o << ". They partition the inputs except `subnormal |x|` (inside [-1, 1]) and NaN (only in "
+       "`overall`).\n";
+  for (const auto& row : j["accuracy"]) {
+    o << "\n### " << row["implementation"].get<std::string>() << " "
+      << row["type"].get<std::string>() << " (" << row["format"].get<std::string>() << ") "
+      << row["form"].get<std::string>() << " " << row["quantity"].get<std::string>()
+      << (row["error"] == "rounding" ? " — rounding error"
+                                     : " — against the exact GELU (erf form): model + rounding")
+      << "\n\nregion | " << kStatsHeader << "\n---|" << kStatsRule << "\n";
+    for (const auto& g : j["regions"]) {
+      const json& s = row["regions"][g["key"].get<std::string>()];
+      o << "`" << g["name"].get<std::string>() << "` | " << stats_cells(s) << "\n";
+    }
+  }
+
+  const json& gap = j["gap"];
+  o << "\n## The tanh–erf gap\n\n"
+    << "g(x) = tanh form − erf form, exact (MPFR), sampled at " << gap["curve"]["points"].get<std::size_t>()
+    << " points over [" << fmt_num(gap["curve"]["lo"]) << ", " << fmt_num(gap["curve"]["hi"])
+    << "] and refined by golden-section search. The value gap is even in x, the derivative gap "
+       "odd, so the sup is reached at ±|x|.\n\n"
+    << "quantity | sup \\|g\\| | at \\|x\\| | g there\n---|---:|---:|---:\n";
+  for (const char* q : {"value", "derivative"})
+    o << q << " | " << gap[q]["sup_decimal"].get<std::string>() << " | "
+      << fmt_num(gap[q]["at_abs_x"], 17) << " (`" << gap[q]["at_abs_x_hex"].get<std::string>()
+      << "`) | " << fmt_num(gap[q]["gap_at"], 17) << "\n";
+
+  const json& p = j["properties"];
+  o << "\n## Properties\n\n";
+  if (p["status"] != "run") {
+    o << "**The property suite was not run** (" << p["status"].get<std::string>() << "): "
+      << p["reason"].get<std::string>() << "\n";
+  } else {
+    const json& s = p["summary"];
+    o << s["tests"].get<std::size_t>() << " checks: " << s["passed"].get<std::size_t>()
+      << " passed, " << s["failed"].get<std::size_t>() << " failed, "
+      << s["skipped"].get<std::size_t>() << " skipped (exit status "
+      << p["exit_code"].get<int>() << "). Cases are RapidCheck's count where the suite reports it.\n\n"
+      << "check | Lean theorem | cases | outcome | counterexample\n---|---|---:|---|---\n";
+    for (const auto& t : p["tests"]) {
+      o << "`" << t["suite"].get<std::string>() << "." << t["name"].get<std::string>() << "` | "
+        << cell(t["lean"].get<std::string>().empty() ? "(not recorded)" : t["lean"].get<std::string>())
+        << " | " << (t["cases"].is_null() ? "–" : std::to_string(t["cases"].get<std::uint64_t>()))
+        << " | " << (t["outcome"] == "fail" ? "**fail**" : t["outcome"].get<std::string>()) << " | "
+        << cell(t["message"].get<std::string>()) << "\n";
+    }
+  }
+
+  o << "\n## Lean traceability\n\n"
+    << "Every theorem of `LeanMlir.Proofs.Architectures.GeluForm`, the checks that mirror it and "
+       "their joint outcome (`card`: the course card's properties; `none`: no theorem).\n\n"
+    << "theorem | checks | outcome\n---|---|---\n";
+  for (const auto& t : j["lean_traceability"]) {
+    std::string checks;
+    for (const auto& c : t["checks"]) checks += (checks.empty() ? "`" : ", `") + c.get<std::string>() + "`";
+    o << "`" << cell(t["theorem"].get<std::string>().empty() ? "(not recorded)" : t["theorem"].get<std::string>())
+      << "` | " << (checks.empty() ? "–" : checks) << " | " << t["outcome"].get<std::string>() << "\n";
+  }
+
+  o << "\n## Plots\n\n";
+  if (j["plots"].empty()) o << "Not drawn (`--no-plots`).\n";
+  for (const auto& f : j["plots"]) {
+    const std::string n = f.get<std::string>();
+    o << "![" << n << "](" << n << ")\n\n";
+  }
+
+  o << "\n## Inputs\n\n"
+    << "format | random bit patterns | grid over [-40, 10] | hard points | specials | total\n"
+    << "---|---:|---:|---:|---:|---:\n";
+  for (const char* f : {"binary64", "binary32"}) {
+    const json& c = j["inputs"][f];
+    o << f << " | " << c["random"].get<std::size_t>() << " | " << c["grid"].get<std::size_t>()
+      << " | " << c["hard"].get<std::size_t>() << " | " << c["special"].get<std::size_t>() << " | "
+      << c["total"].get<std::size_t>() << "\n";
+  }
+  const json& sec = j["run"]["seconds"];
+  o << "\nRun time: campaign " << fmt_num(sec["campaign"], 1, true) << " s, gap "
+    << fmt_num(sec["gap"], 1, true) << " s, properties " << fmt_num(sec["properties"], 1, true)
+    << " s, on " << j["run"]["threads"].get<unsigned>() << " thread(s).\n";
+  return o.str();
+}
+
+}  // namespace gelucheck::report

@@ -1,0 +1,171 @@
+// Plots, drawn by gnuplot (Debian's gnuplot-nox has the pngcairo terminal). The data and the
+// scripts are kept beside the PNGs in plot-data/, so anyone can redraw or restyle them:
+//   cd DIR && gnuplot plot-data/<name>.gp
+//
+// ulp error against x: the inputs in [-40, 10] (grid and hard points) grouped into bins of width
+// 0.05, each drawn at its largest error, so no worst case is hidden by thinning; errors of 0 are
+// drawn at 1e-4 (the log axis has no 0), infinite ones at 1e30.
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <stdexcept>
+
+#include "internal.hpp"
+
+namespace gelucheck::report {
+
+const std::vector<std::string>& plot_files() {
+  static const std::vector<std::string> files = {"ulp_binary64.png", "ulp_binary32.png",
+                                                 "hist_binary64.png", "hist_binary32.png",
+                                                 "gap.png"};
+  return files;
+}
+
+namespace {
+
+constexpr double kZeroAt = 1e-4, kInfAt = 1e30;
+
+std::ofstream open_out(const std::string& path) {
+  std::ofstream f(path);
+  if (!f) throw std::runtime_error("cannot write " + path);
+  f.precision(17);
+  return f;
+}
+
+std::string stem(const Row& r) {
+  return std::string(name(r.format)) + "_" + std::string(name(r.form)) + "_" +
+         std::string(name(r.quantity)) + "_" + path_name(r.path);
+}
+
+void write_envelope(const Row& r, const std::string& path) {
+  constexpr double lo = -40, hi = 10, width = 0.05;
+  const auto nbins = static_cast<std::size_t>((hi - lo) / width) + 1;
+  std::vector<double> worst(nbins, -1);
+  for (std::size_t i = 0; i < r.plot_x.size(); ++i) {
+    const auto b = std::min(nbins - 1, static_cast<std::size_t>((r.plot_x[i] - lo) / width));
+    double u = r.plot_ulp[i];
+    u = std::isnan(u) || std::isinf(u) ? kInfAt : u == 0 ? kZeroAt : std::max(u, kZeroAt);
+    worst[b] = std::max(worst[b], u);
+  }
+  auto f = open_out(path);
+  f << "# x(bin centre)  max ulp error in the bin (0 drawn at 1e-4, inf at 1e30)\n";
+  for (std::size_t b = 0; b < nbins; ++b)
+    if (worst[b] >= 0) f << lo + (static_cast<double>(b) + 0.5) * width << " " << worst[b] << "\n";
+}
+
+void write_histogram(const Row& r, const std::string& path) {
+  auto f = open_out(path);
+  f << "# k  count of errors in (2^(k-1), 2^k]; k = " << kHistLo - 2 << " holds the zero errors, "
+    << kHistHi + 2 << " the infinite ones\n";
+  f << kHistLo - 2 << " " << r.histogram.zero << "\n";
+  for (std::size_t i = 0; i < r.histogram.bins.size(); ++i)
+    f << kHistLo + static_cast<int>(i) << " " << r.histogram.bins[i] << "\n";
+  f << kHistHi + 2 << " " << r.histogram.infinite << "\n";
+}
+
+const Row* find(const Report& rep, Format fmt, Form form, Quantity q, Path p) {
+  for (const Row& r : rep.rows)
+    if (r.format == fmt && r.form == form && r.quantity == q && r.path == p && r.against == form)
+      return &r;
+  return nullptr;
+}
+
+void panel_script(std::ofstream& gp, const Report& rep, Format fmt, bool histogram) {
+  const std::optional<Claim> claim = claim_of(Path::accurate, fmt);
+  for (Form form : {Form::tanh, Form::erf})
+    for (Quantity q : {Quantity::value, Quantity::derivative}) {
+      const Row* acc = find(rep, fmt, form, q, Path::accurate);
+      const Row* nai = find(rep, fmt, form, q, Path::naive);
+      if (!acc || !nai) continue;
+      gp << "set title '" << name(form) << " " << name(q) << " (" << type_name(fmt) << ")'\n";
+      if (histogram) {
+        gp << "plot 'plot-data/hist_" << stem(*acc) << ".dat' using 1:($2>0?$2:NaN) with steps lw 2 "
+              "lc rgb '#1f77b4' title 'accurate', 'plot-data/hist_" << stem(*nai)
+           << ".dat' using 1:($2>0?$2:NaN) with steps lw 2 lc rgb '#d62728' title 'naive'\n";
+      } else {
+        gp << "plot 'plot-data/ulp_" << stem(*acc) << ".dat' with points pt 7 ps 0.4 lc rgb "
+              "'#1f77b4' title 'accurate', 'plot-data/ulp_" << stem(*nai)
+           << ".dat' with points pt 7 ps 0.4 lc rgb '#d62728' title 'naive', "
+           << claim->max_ulp << " with lines dt 2 lc rgb 'black' title 'claim of accurate: "
+           << claim->max_ulp << " ulp'\n";
+      }
+    }
+}
+
+}  // namespace
+
+std::vector<std::string> draw_plots(const Report& rep, const std::string& dir) {
+  namespace fs = std::filesystem;
+  const std::string data = dir + "/plot-data";
+  fs::create_directories(data);
+  std::vector<std::string> scripts;
+  for (Format fmt : {Format::binary64, Format::binary32}) {
+    for (const Row& r : rep.rows) {
+      if (r.format != fmt || r.against != r.form) continue;
+      write_envelope(r, data + "/ulp_" + stem(r) + ".dat");
+      write_histogram(r, data + "/hist_" + stem(r) + ".dat");
+    }
+    const std::string f = std::string(name(fmt));
+    {
+      const std::string gpname = "plot-data/ulp_" + f + ".gp";
+      auto gp = open_out(dir + "/" + gpname);
+      gp << "set terminal pngcairo size 1400,1000 font ',10'\nset output 'ulp_" << f << ".png'\n"
+         << "set multiplot layout 2,2 title 'ulp error against x, " << f
+         << " (max per bin of width 0.05; 0 drawn at 1e-4), seed " << rep.options.seed << "'\n"
+         << "set logscale y\nset format y '10^{%L}'\nset xrange [-40:10]\nset grid\n"
+         << "set xlabel 'x'\nset ylabel 'ulp error'\nset key top left\n";
+      panel_script(gp, rep, fmt, false);
+      gp << "unset multiplot\n";
+      scripts.push_back(gpname);
+    }
+    {
+      const std::string gpname = "plot-data/hist_" + f + ".gp";
+      auto gp = open_out(dir + "/" + gpname);
+      gp << "set terminal pngcairo size 1400,1000 font ',10'\nset output 'hist_" << f << ".png'\n"
+         << "set multiplot layout 2,2 title 'histogram of ulp errors, " << f << ", all "
+         << (fmt == Format::binary64 ? rep.inputs64.total : rep.inputs32.total) << " inputs'\n"
+         << "set logscale y\nset grid\nset xlabel 'k: error in (2^{k-1}, 2^k]  (" << kHistLo - 2
+         << ": zero, " << kHistHi + 2 << ": infinite)'\nset ylabel 'inputs'\nset key top right\n"
+         << "set xrange [" << kHistLo - 3 << ":" << kHistHi + 3 << "]\n";
+      panel_script(gp, rep, fmt, true);
+      gp << "unset multiplot\n";
+      scripts.push_back(gpname);
+    }
+  }
+  {
+    auto f = open_out(data + "/gap.dat");
+    f << "# x  (tanh - erf) value  (tanh - erf) derivative, exact (MPFR)\n";
+    for (std::size_t i = 0; i < rep.gap.curve_x.size(); ++i)
+      f << rep.gap.curve_x[i] << " " << rep.gap.curve_value[i] << " " << rep.gap.curve_derivative[i] << "\n";
+    auto gp = open_out(dir + "/plot-data/gap.gp");
+    gp.precision(17);
+    gp << "set terminal pngcairo size 1400,600 font ',10' noenhanced\nset output 'gap.png'\n"
+       << "set multiplot layout 1,2 title 'tanh form - erf form (exact, from the MPFR reference)'\n"
+       << "set grid\nset xlabel 'x'\nset xrange [" << rep.gap.curve_lo << ":" << rep.gap.curve_hi << "]\n"
+       << "set title 'value gap: sup " << rep.gap.value.sup_decimal << " at |x| = " << rep.gap.value.at << "'\n"
+       << "plot 'plot-data/gap.dat' using 1:2 with lines lw 2 title 'gelu_tanh(x) - gelu_erf(x)'\n"
+       << "set title 'derivative gap: sup " << rep.gap.derivative.sup_decimal << " at |x| = "
+       << rep.gap.derivative.at << "'\n"
+       << "plot 'plot-data/gap.dat' using 1:3 with lines lw 2 lc rgb '#d62728' "
+          "title \"gelu_tanh'(x) - gelu_erf'(x)\"\nunset multiplot\n";
+    scripts.push_back("plot-data/gap.gp");
+  }
+  for (const std::string& s : scripts) {
+    std::string why;
+    const int rc = run_process({"gnuplot", s}, dir, data + "/gnuplot.log", {}, &why);
+    if (rc != 0) {
+      std::ifstream logf(data + "/gnuplot.log");
+      std::string log((std::istreambuf_iterator<char>(logf)), std::istreambuf_iterator<char>());
+      throw std::runtime_error("gnuplot failed on " + s + (why.empty() ? "" : ": " + why) +
+                               " (exit status " + std::to_string(rc) + "): " +
+                               log.substr(log.size() > 600 ? log.size() - 600 : 0) +
+                               " — install gnuplot-nox or pass --no-plots");
+    }
+  }
+  fs::remove(data + "/gnuplot.log");
+  return plot_files();
+}
+
+}  // namespace gelucheck::report

@@ -1,0 +1,159 @@
+// The property suite's outcome: gelucheck_proptests (GoogleTest + RapidCheck, proptests/) run as a
+// subprocess with --gtest_output=json, its JSON and log read back. Each test records the Lean
+// theorem it mirrors as the GoogleTest property "lean" (and may record "cases").
+#include <unistd.h>
+
+#include <fstream>
+#include <regex>
+#include <sstream>
+
+#include <nlohmann/json.hpp>
+
+#include "internal.hpp"
+
+#ifndef GELUCHECK_DEFAULT_PROPTESTS
+#define GELUCHECK_DEFAULT_PROPTESTS ""
+#endif
+
+namespace gelucheck::report {
+
+const std::vector<std::string>& lean_theorems() {
+  // Every theorem of LeanMlir.Proofs.Architectures.GeluForm (shared/seeds/
+  // lean-geluform-theorems.txt), in the order of that page; hasVJP is a definition whose `correct`
+  // field is hasVJP_correct, listed for traceability all the same.
+  static const std::vector<std::string> names = {
+      "Proofs.GeluForm.scalar_tanh",         "Proofs.GeluForm.scalar_erf",
+      "Proofs.GeluForm.scalar_differentiable", "Proofs.GeluForm.scalarDeriv_tanh",
+      "Proofs.GeluForm.scalarDeriv_erf",     "Proofs.GeluForm.map_tanh",
+      "Proofs.GeluForm.map_erf",             "Proofs.GeluForm.map_differentiable",
+      "Proofs.GeluForm.pdiv_map",            "Proofs.GeluForm.hasVJP",
+      "Proofs.GeluForm.hasVJP_tanh",         "Proofs.GeluForm.hasVJP_erf",
+      "Proofs.GeluForm.hasVJP_correct"};
+  return names;
+}
+
+namespace {
+
+std::string slurp(const std::string& path) {
+  std::ifstream in(path);
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+std::optional<std::uint64_t> first_count(const std::string& text, const std::regex& re) {
+  std::smatch m;
+  if (std::regex_search(text, m, re)) return std::stoull(m[1].str());
+  return std::nullopt;
+}
+
+// Cases per test from the log: RapidCheck prints "OK, passed N tests" after a passing property
+// that classifies its cases (RC_TAG/RC_CLASSIFY); several properties in one test add up.
+std::map<std::string, std::uint64_t> cases_from_log(const std::string& log) {
+  static const std::regex run(R"(^\[ RUN +\] (\S+))");
+  static const std::regex passed(R"(OK, passed (\d+) tests)");
+  std::map<std::string, std::uint64_t> cases;
+  std::istringstream in(log);
+  std::string line, current;
+  while (std::getline(in, line)) {
+    std::smatch m;
+    if (std::regex_search(line, m, run)) current = m[1].str();
+    else if (!current.empty() && std::regex_search(line, m, passed))
+      cases[current] += std::stoull(m[1].str());
+  }
+  return cases;
+}
+
+std::string property_string(const nlohmann::json& t, const char* key) {
+  if (!t.contains(key)) return "";
+  const auto& v = t[key];
+  return v.is_string() ? v.get<std::string>() : v.dump();
+}
+
+}  // namespace
+
+Properties run_properties(const Options& opt, const std::string& scratch_dir) {
+  Properties p;
+  if (!opt.properties) {
+    p.status = "skipped";
+    p.reason = "--no-properties";
+    return p;
+  }
+  p.executable = opt.proptests.empty() ? GELUCHECK_DEFAULT_PROPTESTS : opt.proptests;
+  if (p.executable.empty()) {
+    p.status = "unavailable";
+    p.reason = "gelucheck was built without the property suite (gelucheck_proptests); pass "
+               "--proptests PATH or --no-properties";
+    return p;
+  }
+  if (access(p.executable.c_str(), X_OK) != 0) {
+    p.status = "unavailable";
+    p.reason = "no executable at " + p.executable + " (build the target gelucheck_proptests, or "
+               "pass --proptests PATH or --no-properties)";
+    return p;
+  }
+  const std::string json_path = scratch_dir + "/proptests.json";
+  const std::string log_path = scratch_dir + "/proptests.log";
+  std::vector<std::string> env;
+  // The report's seed drives RapidCheck too (same seed, same cases), unless the user set RC_PARAMS.
+  if (!getenv("RC_PARAMS")) env.push_back("RC_PARAMS=seed=" + std::to_string(opt.seed));
+  std::string why;
+  p.exit_code = run_process({p.executable, "--gtest_output=json:" + json_path, "--gtest_color=no"},
+                            "", log_path, env, &why);
+  const std::string log = slurp(log_path);
+  if (p.exit_code < 0) {
+    p.status = "error";
+    p.reason = why;
+    return p;
+  }
+  nlohmann::json j;
+  try {
+    j = nlohmann::json::parse(slurp(json_path));
+  } catch (const std::exception& e) {
+    p.status = "error";
+    p.reason = "exit status " + std::to_string(p.exit_code) + (why.empty() ? "" : " (" + why + ")") +
+               ", and no readable GoogleTest JSON at " + json_path + ": " + e.what() +
+               "; last output: " + log.substr(log.size() > 400 ? log.size() - 400 : 0);
+    return p;
+  }
+  const auto log_cases = cases_from_log(log);
+  static const std::regex falsified(R"(Falsifiable after (\d+) tests)");
+  for (const auto& suite : j.value("testsuites", nlohmann::json::array())) {
+    for (const auto& t : suite.value("testsuite", nlohmann::json::array())) {
+      PropertyTest pt;
+      pt.suite = suite.value("name", "");
+      pt.name = t.value("name", "");
+      pt.lean = property_string(t, "lean");
+      const std::string result = t.value("result", "");
+      const std::string status = t.value("status", "");
+      if (t.contains("failures") && !t["failures"].empty()) {
+        pt.outcome = "fail";
+        for (const auto& f : t["failures"]) {
+          if (!pt.message.empty()) pt.message += "\n";
+          pt.message += f.value("failure", "");
+        }
+      } else if (result == "SKIPPED" || status == "NOTRUN") {
+        pt.outcome = "skipped";
+      } else {
+        pt.outcome = "pass";
+      }
+      if (const std::string c = property_string(t, "cases"); !c.empty()) {
+        try { pt.cases = std::stoull(c); } catch (const std::exception&) {}
+      }
+      if (!pt.cases) {
+        const std::string full = pt.suite + "." + pt.name;
+        if (auto it = log_cases.find(full); it != log_cases.end()) pt.cases = it->second;
+        else if (pt.outcome == "fail") pt.cases = first_count(pt.message, falsified);
+      }
+      p.tests.push_back(std::move(pt));
+    }
+  }
+  p.status = "run";
+  if (p.tests.empty()) {
+    p.status = "error";
+    p.reason = "the property suite ran no test (exit status " + std::to_string(p.exit_code) + ")";
+  }
+  return p;
+}
+
+}  // namespace gelucheck::report
