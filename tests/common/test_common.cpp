@@ -60,7 +60,9 @@ TEST(RoundToFormat, Binary32AndBinary64) {
     EXPECT_TRUE(std::isnan(round_to_format(NAN, f)));
     EXPECT_BITS(-INFINITY, round_to_format(-INFINITY, f));
     EXPECT_BITS(-0.0, round_to_format(-0.0, f));
-    if (f != Format::binary64) EXPECT_BITS(-0.0, round_to_format(-0x1p-1074, f));
+    if (f != Format::binary64) {
+      EXPECT_BITS(-0.0, round_to_format(-0x1p-1074, f));
+    }
   }
 }
 
