@@ -1,0 +1,9 @@
+// The exit codes of `gelucheck` (documented in docs/cli.md; scripts rely on them).
+#pragma once
+
+namespace gelucheck::cli {
+inline constexpr int kExitOk = 0;       // everything done
+inline constexpr int kExitBadInput = 1; // at least one input line could not be parsed
+inline constexpr int kExitUsage = 2;    // unknown option, bad option value, missing subcommand
+inline constexpr int kExitFailure = 3;  // a computation or I/O failure (e.g. ref::ReferenceError)
+}  // namespace gelucheck::cli
