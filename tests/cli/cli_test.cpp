@@ -1,0 +1,260 @@
+// `gelucheck` run as a subprocess, checked against shared DESIGN.md §4 and docs/cli.md.
+// Expected results come from the MPFR reference (ref::correctly_rounded), the library called
+// directly (for --impl accurate/naive: the wiring is what is under test), or are derived by hand
+// in the comments — never from eval's own output.
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "gelucheck/common.hpp"
+#include "gelucheck/reference.hpp"
+#ifndef GELUCHECK_WITHOUT_LIBRARY
+#include "gelucheck/gelu.hpp"
+#endif
+
+namespace gelucheck {
+namespace {
+
+struct Outcome {
+  int code = -1;
+  std::string out, err;
+  std::vector<std::string> lines() const {
+    std::vector<std::string> v;
+    std::istringstream in(out);
+    for (std::string l; std::getline(in, l);) v.push_back(l);
+    return v;
+  }
+};
+
+std::string slurp(const std::filesystem::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+// Runs `gelucheck ARGS` with `input` on stdin; captures stdout, stderr and the exit code.
+Outcome gelucheck(const std::string& args, const std::string& input = "") {
+  namespace fs = std::filesystem;
+  const fs::path dir = fs::temp_directory_path() /
+                       ("gelucheck_cli_test_" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  std::ofstream(dir / "in", std::ios::binary) << input;
+  const std::string cmd = std::string("'") + GELUCHECK_BIN + "' " + args + " <'" +
+                          (dir / "in").string() + "' >'" + (dir / "out").string() + "' 2>'" +
+                          (dir / "err").string() + "'";
+  const int status = std::system(cmd.c_str());
+  Outcome r;
+  r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  r.out = slurp(dir / "out");
+  r.err = slurp(dir / "err");
+  fs::remove_all(dir);
+  return r;
+}
+
+std::vector<std::string> split_tabs(const std::string& line) {
+  std::vector<std::string> f;
+  std::size_t start = 0;
+  for (std::size_t i; (i = line.find('\t', start)) != std::string::npos; start = i + 1)
+    f.push_back(line.substr(start, i - start));
+  f.push_back(line.substr(start));
+  return f;
+}
+
+// One output line must be exactly: hex(x used) TAB hex(expected) TAB a decimal that reads back
+// (rounded to fmt) as expected, with at most the digits fmt needs.
+void expect_line(const std::string& line, double x_used, double expected, Format fmt) {
+  const auto f = split_tabs(line);
+  ASSERT_EQ(f.size(), 3u) << "line: " << line;
+  EXPECT_EQ(f[0], hexfloat(x_used)) << "line: " << line;
+  EXPECT_EQ(f[1], hexfloat(expected)) << "x = " << hexfloat(x_used);
+  const std::optional<double> back = parse_real(f[2]);
+  ASSERT_TRUE(back.has_value()) << "decimal field: " << f[2];
+  EXPECT_TRUE(same_bits(round_to_format(*back, fmt), expected))
+      << "decimal " << f[2] << " does not round-trip to " << hexfloat(expected);
+  const int max_digits = fmt == Format::binary64 ? 17 : fmt == Format::binary32 ? 9
+                         : fmt == Format::binary16 ? 5 : 4;
+  int digits = 0;
+  bool leading = true;
+  for (char c : f[2].substr(0, f[2].find_first_of("eE"))) {
+    if (c < '0' || c > '9') continue;
+    if (c != '0') leading = false;
+    if (!leading) ++digits;
+  }
+  EXPECT_LE(digits, max_digits) << f[2];
+}
+
+TEST(CliEval, CourseTableThroughEvalWithDefaults) {
+  // Defaults: --impl reference --form tanh --quantity value --format binary64.
+  const double xs[] = {-3, -1, 0, 0.5, 1, 2};
+  const double table[] = {-0.00364, -0.15881, 0.00000, 0.34571, 0.84119, 1.95460};  // the course
+  const Outcome r = gelucheck("eval", "-3\n-1\n0\n0.5\n1\n2\n");
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(r.err, "");
+  const auto lines = r.lines();
+  ASSERT_EQ(lines.size(), 6u) << r.out;
+  for (int i = 0; i < 6; ++i) {
+    const double want = ref::correctly_rounded(Form::tanh, Quantity::value, xs[i], Format::binary64);
+    expect_line(lines[i], xs[i], want, Format::binary64);
+    EXPECT_LE(std::fabs(std::strtod(split_tabs(lines[i])[1].c_str(), nullptr) - table[i]), 0.5e-5);
+  }
+  EXPECT_EQ(lines[2], "0x0p+0\t0x0p+0\t0");  // by hand: f(0) = 0 exactly
+}
+
+TEST(CliEval, EveryFormQuantityAndFormatAgainstTheReference) {
+  const std::string input = "-38.5\n-21\n-0.7525\n-0x1.8p+1\n1e-310\n2.6989\n0.1\n7\n1e300\n";
+  const double xs[] = {-38.5, -21, -0.7525, -3, 1e-310, 2.6989, 0.1, 7, 1e300};
+  for (Form f : {Form::tanh, Form::erf})
+    for (Quantity q : {Quantity::value, Quantity::derivative})
+      for (Format fmt : {Format::binary64, Format::binary32, Format::binary16, Format::bfloat16}) {
+        const Outcome r = gelucheck(std::string("eval --form ") + std::string(name(f)) +
+                                    " --quantity " + std::string(name(q)) + " --format " +
+                                    std::string(name(fmt)),
+                                input);
+        ASSERT_EQ(r.code, 0) << r.err;
+        const auto lines = r.lines();
+        ASSERT_EQ(lines.size(), 9u) << r.out;
+        for (int i = 0; i < 9; ++i) {
+          const double x = round_to_format(xs[i], fmt);
+          expect_line(lines[i], x, ref::correctly_rounded(f, q, x, fmt), fmt);
+        }
+      }
+}
+
+TEST(CliEval, InputsAreConvertedToTheFormatFirst) {
+  // By hand: 0.1 = 0x1.999999…p-4; to 11 bits 0x1.998p-4 (the dropped bits 0x0.0019… < half),
+  // to 8 bits 0x1.9ap-4 (0x1.99999 → 1.1001101 after rounding up the 0.1001… tail), to 24 bits
+  // 0x1.99999ap-4. 1e6 overflows binary16 (max 65504) to inf; 65519 rounds to 65504 in it.
+  EXPECT_EQ(split_tabs(gelucheck("eval --format binary16", "0.1\n").lines().at(0))[0], "0x1.998p-4");
+  EXPECT_EQ(split_tabs(gelucheck("eval --format bfloat16", "0.1\n").lines().at(0))[0], "0x1.9ap-4");
+  EXPECT_EQ(split_tabs(gelucheck("eval --format binary32", "0.1\n").lines().at(0))[0],
+            "0x1.99999ap-4");
+  EXPECT_EQ(gelucheck("eval --format binary16", "1e6\n").out, "inf\tinf\tinf\n");
+  EXPECT_EQ(split_tabs(gelucheck("eval --format binary16", "65519\n").lines().at(0))[0],
+            "0x1.ffcp+15");
+  // Result decimal field for binary16 uses at most 5 digits: f(1) = 0.841… → 0x1.aecp-1.
+  const auto f = split_tabs(gelucheck("eval --format binary16", "1\n").lines().at(0));
+  EXPECT_EQ(f[1], hexfloat(ref::correctly_rounded(Form::tanh, Quantity::value, 1.0,
+                                                  Format::binary16)));
+  EXPECT_LE(f[2].size(), 7u) << f[2];
+}
+
+TEST(CliEval, SpecialInputs) {
+  // Limits by hand: f(+inf) = +inf, f(−inf) = −0 (from below), NaN → NaN; f(±0) = ±0;
+  // f′(±inf) = 1 / −0, f′(0) = 1/2 exactly.
+  const Outcome v = gelucheck("eval", "inf\n-inf\nnan\n-0\n+inf\nINF\n");
+  ASSERT_EQ(v.code, 0) << v.err;
+  EXPECT_EQ(v.out,
+            "inf\tinf\tinf\n-inf\t-0x0p+0\t-0\nnan\tnan\tnan\n-0x0p+0\t-0x0p+0\t-0\n"
+            "inf\tinf\tinf\ninf\tinf\tinf\n");
+  const Outcome d = gelucheck("eval --quantity derivative --form erf", "inf\n-inf\n0\n");
+  ASSERT_EQ(d.code, 0) << d.err;
+  EXPECT_EQ(d.out, "inf\t0x1p+0\t1\n-inf\t-0x0p+0\t-0\n0x0p+0\t0x1p-1\t0.5\n");
+}
+
+TEST(CliEval, AcceptedSpellings) {
+  // Hex float, blanks around, CRLF line ends, exponent forms: all the same number 3 → -3.
+  const Outcome r = gelucheck("eval", "-0x1.8p+1\n  -3  \n-3\r\n-3e0\n-3.000\n");
+  ASSERT_EQ(r.code, 0) << r.err;
+  const auto lines = r.lines();
+  ASSERT_EQ(lines.size(), 5u);
+  for (const auto& l : lines) EXPECT_EQ(l, lines[0]);
+  EXPECT_EQ(split_tabs(lines[0])[0], "-0x1.8p+1");
+}
+
+TEST(CliEval, BadLinesNamedOnStderrSkippedAndExitOne) {
+  // Line 3 and line 6 are bad; eval goes on, prints the good lines in order, exits 1.
+  const Outcome r = gelucheck("eval", "1\n\n1.5x\n# a comment\n   \nbogus text\n2\n");
+  EXPECT_EQ(r.code, 1);
+  const auto lines = r.lines();
+  ASSERT_EQ(lines.size(), 2u) << r.out;
+  EXPECT_EQ(split_tabs(lines[0])[0], "0x1p+0");
+  EXPECT_EQ(split_tabs(lines[1])[0], "0x1p+1");
+  EXPECT_NE(r.err.find("line 3"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("\"1.5x\""), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("line 6"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("\"bogus text\""), std::string::npos) << r.err;
+  EXPECT_EQ(r.err.find("line 2"), std::string::npos) << "an empty line is not an error: " << r.err;
+  // Only blank and comment lines: no output, success.
+  const Outcome empty = gelucheck("eval", "\n# nothing\n\n");
+  EXPECT_EQ(empty.code, 0);
+  EXPECT_EQ(empty.out, "");
+  EXPECT_EQ(empty.err, "");
+}
+
+TEST(CliUsage, UnknownOptionsAndBadValuesAreUsageErrors) {
+  const Outcome unknown = gelucheck("eval --bogus", "1\n");
+  EXPECT_EQ(unknown.code, 2);
+  EXPECT_EQ(unknown.out, "");
+  EXPECT_NE(unknown.err.find("--bogus"), std::string::npos) << unknown.err;
+  const Outcome form = gelucheck("eval --form foo", "1\n");
+  EXPECT_EQ(form.code, 2);
+  EXPECT_EQ(form.out, "");
+  EXPECT_NE(form.err.find("foo"), std::string::npos) << form.err;
+  for (const char* args : {"eval --impl fast", "eval --quantity slope", "eval --format binary128",
+                           "", "nosuchcommand", "eval --form"}) {
+    const Outcome r = gelucheck(args, "1\n");
+    EXPECT_EQ(r.code, 2) << "gelucheck " << args << ": " << r.err;
+    EXPECT_EQ(r.out, "") << args;
+    EXPECT_NE(r.err, "") << args;
+  }
+}
+
+TEST(CliUsage, HelpOnEverySubcommandAndVersion) {
+  for (const char* args : {"--help", "eval --help", "report --help", "-h", "eval -h"}) {
+    const Outcome r = gelucheck(args);
+    EXPECT_EQ(r.code, 0) << args << ": " << r.err;
+    EXPECT_NE(r.out.find("Usage"), std::string::npos) << args << ": " << r.out;
+  }
+  const Outcome eval_help = gelucheck("eval --help");
+  for (const char* needle : {"--impl", "--form", "--quantity", "--format", "reference",
+                             "double rounding", "binary16", "Exit codes"})
+    EXPECT_NE(eval_help.out.find(needle), std::string::npos) << needle;
+  const Outcome v = gelucheck("--version");
+  EXPECT_EQ(v.code, 0);
+  EXPECT_EQ(v.out, std::string("gelucheck ") + GELUCHECK_VERSION + "\n");
+}
+
+#ifndef GELUCHECK_WITHOUT_LIBRARY
+TEST(CliEval, LibraryImplementationsAreWiredThrough) {
+  // eval --impl accurate|naive must print exactly what the library returns: double for
+  // binary64, float for binary32, and float then rounded to the format for the small ones.
+  const double xs[] = {-20, -3, -0.75, 0.5, 2, 10};
+  std::string input;
+  for (double x : xs) input += hexfloat(x) + "\n";
+  for (Path path : {Path::accurate, Path::naive})
+    for (Form f : {Form::tanh, Form::erf})
+      for (Quantity q : {Quantity::value, Quantity::derivative})
+        for (Format fmt : {Format::binary64, Format::binary32, Format::binary16, Format::bfloat16}) {
+          const Outcome r = gelucheck(std::string("eval --impl ") +
+                                      (path == Path::accurate ? "accurate" : "naive") +
+                                      " --form " + std::string(name(f)) + " --quantity " +
+                                      std::string(name(q)) + " --format " + std::string(name(fmt)),
+                                  input);
+          ASSERT_EQ(r.code, 0) << r.err;
+          const auto lines = r.lines();
+          ASSERT_EQ(lines.size(), 6u);
+          for (int i = 0; i < 6; ++i) {
+            const double x = round_to_format(xs[i], fmt);
+            double want;
+            if (fmt == Format::binary64) {
+              want = q == Quantity::value ? scalar(f, x, path) : scalar_deriv(f, x, path);
+            } else {
+              const float xf = static_cast<float>(x);
+              const float y = q == Quantity::value ? scalar(f, xf, path) : scalar_deriv(f, xf, path);
+              want = round_to_format(static_cast<double>(y), fmt);
+            }
+            expect_line(lines[i], x, want, fmt);
+          }
+        }
+}
+#endif
+
+}  // namespace
+}  // namespace gelucheck
