@@ -34,8 +34,9 @@ struct Claims {
   bool strict32 = false;
   // NaN -> NaN, +-inf -> the limits (with the sign of zero the limit approaches from), -0 -> -0.
   bool specials = false;
-  // The value of the tanh form is the course seed's expression evaluated in binary64, bit for
-  // bit: 0.5 * x * (1.0 + tanh(sqrt(2/pi) * (x + 0.044715 * (x * x * x)))).
+  // The binary64 values are the seeds' expressions, bit for bit: tanh (course seed)
+  // 0.5 * x * (1.0 + tanh(sqrt(2/pi) * (x + 0.044715 * (x * x * x)))); erf (exercise seed)
+  // x * (0.5 * (1.0 + erf(x / sqrt(2)))), constants rounded to nearest.
   bool seed_formula = false;
   bool accurate() const { return ulp64 >= 0 && ulp32 >= 0; }
 };
