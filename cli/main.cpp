@@ -1,7 +1,7 @@
 // `gelucheck`: the top-level command. It registers the subcommands of commands.hpp and runs the
 // chosen one. Exit codes (docs/cli.md): 0 ok; 1 bad input (a line eval could not parse); 2 usage
 // (unknown option, bad value, no subcommand — CLI11's message); 3 a computation or I/O failure
-// (e.g. the reference reached its precision cap), never a silently wrong answer.
+// (e.g. the reference reached its precision cap), never a silently wrong answer; 4 report --gate.
 #include <cstdio>
 #include <exception>
 #include <string>
@@ -17,7 +17,8 @@ int main(int argc, char** argv) {
                "gelucheck"};
   app.set_version_flag("--version", std::string("gelucheck ") + GELUCHECK_VERSION);
   app.require_subcommand(1);
-  app.footer("Exit codes: 0 ok, 1 bad input, 2 usage error, 3 computation or I/O failure.\n"
+  app.footer("Exit codes: 0 ok, 1 bad input, 2 usage error, 3 computation or I/O failure;\n"
+             "report --gate: 4 when a claimed bound or a property fails.\n"
              "Run `gelucheck SUBCOMMAND --help` for each subcommand; docs/cli.md has the details.");
 
   // Each add_* call appends one subcommand; remember which action belongs to which.

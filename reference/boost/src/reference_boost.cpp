@@ -1,4 +1,4 @@
-// The independent second reference (see the header and docs/reference-boost.md). Formulas, all in
+// The independent second reference (see the header and reference/boost/README.md). Formulas, all in
 // Real = cpp_bin_float_100 (334-bit significand, unit roundoff 2^-334), constants from
 // boost::math::constants at Real (110-digit strings) and c = 44715/10^6 divided in Real:
 //   tanh value       x·σ(2u) = x/(1 + e^(−2u)),             u = √(2/π)·x·(1 + c·x²)

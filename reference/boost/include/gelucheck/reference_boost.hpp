@@ -4,7 +4,7 @@
 // none of its code: other formulas (the stable sigmoid / erfc forms), other special functions,
 // another multiprecision type, its own rounding to the binary formats.
 //
-// Domain (docs/reference-boost.md has the derivation):
+// Domain (reference/boost/README.md; the error bound's derivation is in src/reference_boost.cpp):
 //  - every double x (±0, subnormal, normal, up to ±DBL_MAX), ±inf and NaN;
 //  - cpp_bin_float_100's exponent range is 2^±2147482979, so values below about 2^-2147482980
 //    read as 0: that happens only in the negative tails, for x < −2750 (tanh form) or
