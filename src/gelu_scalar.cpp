@@ -1,0 +1,234 @@
+// The four scalar functions of gelucheck/gelu.hpp: the accurate path (x87 long double kernel,
+// extra-precision arguments, Taylor expansion at the derivative's zero) and the naive path (the
+// seeds' textbook formulas, for comparison only).
+//
+// ===================================== Error budget ==========================================
+// u = 2^-64 is the unit roundoff of x87 long double (64-bit significand): every long double
+// +, -, *, / and conversion has relative error <= u. First-order bounds (products of (1 + d_i)
+// are summed; the second-order terms are below 2^-120). Library functions relied on (glibc,
+// ldbl-96), measured against MPFR by tests/library/kernel_test.cpp on the ranges used here:
+//   expl  <= 2 ulp  (relative <= 4u),   erfcl <= 6 ulp (relative <= 12u).
+// One long double ulp is at most 2^-63 relative = 2u.
+//
+// Arguments. t = 2u(x) = K1 x + K2 x^3 (K1 = 2 sqrt(2/pi), K2 = K1 * 0.044715), z = -x/sqrt2 and
+// q = x^2/2 are computed in double-double (Dekker's exact products, relative error <= 2^-100),
+// then split exactly into a long double pair H + L (|L| <= u|H|). Why: e^t and erfc(z) amplify
+// the ABSOLUTE error of the argument: |t| reaches 2389 (x = -32) and erfc's relative condition
+// number is about 2z^2 (1500 at x = -38.6), so a single long double argument would cost up to
+// 2^-52 relative. With the pair: e^-(H+L) = e^-H (1 - L) + O(L^2), L^2 <= 2^-108;
+// erfc(H + L) = erfc(H) (1 - L R(H)) + O((L R)^2), R(z) = (2/sqrt(pi)) e^-z^2 / erfc(z), which
+// for z > 0 lies in [z + sqrt(z^2 + 4/pi), z + sqrt(z^2 + 2)) (Abramowitz-Stegun 7.1.13);
+// using the upper end costs <= 0.253 |L| R relative, i.e. <= 0.5u. For z <= 0 the correction is
+// dropped: erfc's relative condition there is <= max z (2/sqrt pi) e^-z^2 = 0.484, so <= 0.5u.
+//
+//   tanh value   x / (1 + E), E = e^-t:      E: 4u (expl) + 2u (1 - L, product) = 6u;
+//                1 + E (both > 0): 7u; division: 8u.                          bound 8u  <= 2^-60
+//   erf value    x/2 * erfc(z):  erfcl 12u, correction 0.5u + 2u, times x 1u.  bound 17u <= 2^-59
+//   tanh deriv   [(1 + E) + x t' E] / (1 + E)^2, t' = K1 + 3 K2 x^2 (4u): a = 1 + E: 7u,
+//                b = x t' E: 12u; a + b: L * 12u + u; (1 + E)^2: 15u; division u.
+//   erf deriv    a + b, a = erfc(z)/2: 15.5u, b = x e^-q / sqrt(2 pi): 9u; a + b: L * 15.5u + u.
+//   L = (|a| + |b|) / |a + b| is the cancellation factor: a and b have opposite signs for x < 0
+//   and cancel at the derivative's zero x0. Outside |x - x0| <= 1/8, L <= 8.97 (tanh) and
+//   <= 8.96 (erf) (gen_constants.cpp samples [-40, 0] every 2^-8 and prints it; L decreases
+//   away from x0), so the derivatives are within 125u resp. 141u <= 2^-56.
+//   Near x0, f'(x0 + t) = t P(t) (Taylor, constants.hpp): t = (x - x0_hi) - x0_lo, where
+//   x - x0_hi is exact (Sterbenz: x0_hi/2 <= x <= 2 x0_hi), t has error <= 2u|t| (rounding and
+//   the representation error u|x0_lo| <= u|t|, since every double other than x0_hi is at least
+//   2|x0_lo| from x0); Horner on 17 terms whose magnitudes fall by >= 8x per term: <= 8u;
+//   coefficients u; truncation <= 2^-72; product t P: u. About 12u <= 2^-56.
+// These bounds are kernel_rel_bound() in gelu_kernel.hpp.
+//
+// Final rounding. If the kernel's y' satisfies |y' - f| <= e|f|, the binary64 result r = RN(y')
+// has |r - f| <= ulp/2 + e |f| < (1/2 + e 2^53) ulp(f) <= (1/2 + 2^-3) ulp: FAITHFUL for e <= 2^-56
+// (subnormal results: ulp is larger, the bound only improves). binary32: RN32(y') is the correct
+// rounding of f unless y' lies within e|y'| of a binary32 midpoint; tests/library/
+// float_exhaustive_test.cpp counts such inputs over all 2^32 floats (must be 0, or be listed).
+// =============================================================================================
+#include <cmath>
+#include <limits>
+
+#include "gelucheck/constants.hpp"
+#include "gelucheck/gelu.hpp"
+#include "gelucheck/gelu_kernel.hpp"
+
+namespace gelucheck {
+namespace {
+
+namespace k = constants;
+using LD = long double;
+
+struct DD {
+  double hi, lo;
+};
+
+// Error-free transforms in binary64 (round to nearest, no FMA: the build pins -ffp-contract=off).
+// two_sum: s + e == a + b exactly (Knuth). fast_two_sum needs |a| >= |b| (Dekker).
+DD two_sum(double a, double b) {
+  double s = a + b;
+  double bb = s - a;
+  return {s, (a - (s - bb)) + (b - bb)};
+}
+DD fast_two_sum(double a, double b) {
+  double s = a + b;
+  return {s, b - (s - a)};
+}
+// Veltkamp split: a == h + l with h, l of <= 26 bits; exact for |a| < 2^995 (used for |a| <= 2^12).
+void split(double a, double& h, double& l) {
+  double c = 134217729.0 * a;  // 2^27 + 1
+  h = c - (c - a);
+  l = a - h;
+}
+// Dekker's product: p + e == a * b exactly unless the product underflows (|a b| < 2^-969); in
+// that case e absorbs an absolute error below 2^-1000, irrelevant to every use below (the
+// arguments only matter to an ABSOLUTE accuracy of 2^-62, see the budget).
+DD two_prod(double a, double b) {
+  double p = a * b, ah, al, bh, bl;
+  split(a, ah, al);
+  split(b, bh, bl);
+  return {p, ((ah * bh - p) + ah * bl + al * bh) + al * bl};
+}
+// (a.hi + a.lo) * b, relative error <= 2^-104 or so.
+DD mul(DD a, double b) {
+  DD p = two_prod(a.hi, b);
+  return fast_two_sum(p.hi, p.lo + a.lo * b);
+}
+DD mul(DD a, DD b) {
+  DD p = two_prod(a.hi, b.hi);
+  return fast_two_sum(p.hi, p.lo + (a.hi * b.lo + a.lo * b.hi));
+}
+// a + b for a, b of the same sign (no cancellation).
+DD add(DD a, DD b) {
+  DD s = two_sum(a.hi, b.hi);
+  return fast_two_sum(s.hi, s.lo + (a.lo + b.lo));
+}
+// The double-double a as a long double pair H + L exactly (Fast2Sum in long double, |hi| >= |lo|).
+void to_ld_pair(DD a, LD& h, LD& l) {
+  h = static_cast<LD>(a.hi) + static_cast<LD>(a.lo);
+  l = (static_cast<LD>(a.hi) - h) + static_cast<LD>(a.lo);
+}
+
+// ---- thresholds -------------------------------------------------------------------------------
+// tanh form, |x| > 32 (0x1p+5): t = K1|x| + K2|x|^3 > 2389, so e^-t < 2^-3446. For x > 32 the
+// value x/(1 + e^-t) = x(1 - d), d < 2^-3446, rounds to x and the derivative 1 - O(x^3 e^-t) to 1
+// in every format; for x < -32 |value| <= |x| e^-t and |derivative| <= (1 + |x| t') e^-t are below
+// 2^-3000 (|x| e^(-K2 |x|^3) decreases for |x| >= 32): they round to -0 (negative: the value is
+// x times a positive number, the derivative is negative left of x0).
+constexpr double kTanhTail = 0x1p+5;
+// erf form, |x| > 40 (0x1.4p+5): Phi(-40) < e^-800 < 2^-1154 and 40 phi(40) < 2^-1150, so the
+// value rounds to x (x > 40) or -0 (x < -40), the derivative to 1 or -0, in every format. (The
+// value underflows to -0 already below -38.58; the kernel handles [-40, -38.58] by rounding.)
+constexpr double kErfTail = 0x1.4p+5;
+
+// ---- the kernel -------------------------------------------------------------------------------
+// t = K1 x + K2 x^3 = x (K1 + K2 x^2) in double-double, for |x| <= 32.
+DD tanh_arg(double x) {
+  DD s = two_prod(x, x);
+  DD k2{k::kTwoSqrt2OverPiCubic.hi, k::kTwoSqrt2OverPiCubic.lo};
+  DD k1{k::kTwoSqrt2OverPi.hi, k::kTwoSqrt2OverPi.lo};
+  return mul(add(k1, mul(k2, s)), x);
+}
+
+// e^-(H + L), |L| <= u|H|.
+LD exp_neg_pair(LD h, LD l) { return expl(-h) * (1.0L - l); }
+
+// erfc(-x/sqrt2), z as a long double pair.
+LD erfc_of(double x) {
+  DD z = mul(DD{k::kInvSqrt2.hi, k::kInvSqrt2.lo}, -x);
+  LD zh, zl;
+  to_ld_pair(z, zh, zl);
+  LD c = erfcl(zh);
+  if (zh > 0) c *= 1.0L - zl * (zh + sqrtl(zh * zh + 2.0L));
+  return c;
+}
+
+// f'(x0 + t) = t P(t) near the zero x0 = hi + lo of the derivative.
+LD near_zero(double x, double hi, LD lo, const LD (&p)[17]) {
+  LD t = static_cast<LD>(x - hi) - lo;  // x - hi exact (Sterbenz)
+  LD acc = p[16];
+  for (int i = 15; i >= 0; --i) acc = acc * t + p[i];
+  return t * acc;
+}
+
+LD tanh_kernel(Quantity q, double x) {
+  if (std::isnan(x)) return x;
+  if (x > kTanhTail) return q == Quantity::value ? static_cast<LD>(x) : 1.0L;
+  if (x < -kTanhTail) return -0.0L;
+  const LD X = x;
+  if (q == Quantity::derivative && std::fabs(x - k::kTanhZeroHi) <= k::kTanhZeroRadius)
+    return near_zero(x, k::kTanhZeroHi, k::kTanhZeroLo, k::kTanhZeroPoly);
+  LD th, tl;
+  to_ld_pair(tanh_arg(x), th, tl);
+  const LD e = exp_neg_pair(th, tl);  // e^-t
+  const LD d = 1.0L + e;
+  if (q == Quantity::value) return X / d;  // x sigma(t)
+  const LD tp = k::kTwoSqrt2OverPiL + k::kSixSqrt2OverPiCubicL * (X * X);  // t'(x)
+  return (d + X * tp * e) / (d * d);  // sigma(t) + x t' sigma(t) sigma(-t)
+}
+
+LD erf_kernel(Quantity q, double x) {
+  if (std::isnan(x)) return x;
+  if (x > kErfTail) return q == Quantity::value ? static_cast<LD>(x) : 1.0L;
+  if (x < -kErfTail) return -0.0L;
+  const LD X = x;
+  if (q == Quantity::value) return 0.5L * X * erfc_of(x);
+  if (std::fabs(x - k::kErfZeroHi) <= k::kErfZeroRadius)
+    return near_zero(x, k::kErfZeroHi, k::kErfZeroLo, k::kErfZeroPoly);
+  DD s = two_prod(x, x);
+  LD qh, ql;
+  to_ld_pair(DD{0.5 * s.hi, 0.5 * s.lo}, qh, ql);  // x^2/2 (halving exact above underflow)
+  const LD phi_times_sqrt2pi = exp_neg_pair(qh, ql);
+  return 0.5L * erfc_of(x) + X * phi_times_sqrt2pi * k::kInvSqrt2PiL;  // Phi(x) + x phi(x)
+}
+
+// ---- naive: the seeds' formulas, textbook, for comparison only ---------------------------------
+// tanh (course seed, GPT-2 gelu_new): 0.5 * x * (1 + tanh(sqrt(2/pi) * (x + 0.044715 * x^3)))
+// with x^3 computed as x*x*x; derivative: DESIGN.md §1 closed form. erf (exercise seed):
+// Phi = 0.5 * (1 + erf(x / sqrt2)), value x * Phi, derivative Phi + x * phi,
+// phi = exp(-x^2/2) / sqrt(2 pi) with the seed's math.sqrt(2 * math.pi). In type T throughout.
+template <class T>
+T naive_value(Form form, T x) {
+  if (form == Form::tanh) {
+    const T c = static_cast<T>(k::kSqrt2OverPi), a = static_cast<T>(k::kCubic);
+    return T(0.5) * x * (1 + std::tanh(c * (x + a * (x * x * x))));
+  }
+  const T phi_ = T(0.5) * (1 + std::erf(x / static_cast<T>(k::kSqrt2)));
+  return x * phi_;
+}
+template <class T>
+T naive_deriv(Form form, T x) {
+  if (form == Form::tanh) {
+    const T c = static_cast<T>(k::kSqrt2OverPi), a = static_cast<T>(k::kCubic);
+    const T th = std::tanh(c * (x + a * (x * x * x)));
+    return T(0.5) * (1 + th) + T(0.5) * x * (1 - th * th) * c * (1 + 3 * a * (x * x));
+  }
+  const T Phi = T(0.5) * (1 + std::erf(x / static_cast<T>(k::kSqrt2)));
+  const T phi = std::exp(-(x * x) / 2) / static_cast<T>(k::kSqrt2PiSeed);
+  return Phi + x * phi;
+}
+
+}  // namespace
+
+namespace detail {
+long double accurate_kernel(Form form, Quantity q, double x) {
+  return form == Form::tanh ? tanh_kernel(q, x) : erf_kernel(q, x);
+}
+}  // namespace detail
+
+double scalar(Form form, double x, Path path) {
+  if (path == Path::naive) return naive_value(form, x);
+  return static_cast<double>(detail::accurate_kernel(form, Quantity::value, x));
+}
+float scalar(Form form, float x, Path path) {
+  if (path == Path::naive) return naive_value(form, x);
+  return static_cast<float>(detail::accurate_kernel(form, Quantity::value, x));
+}
+double scalar_deriv(Form form, double x, Path path) {
+  if (path == Path::naive) return naive_deriv(form, x);
+  return static_cast<double>(detail::accurate_kernel(form, Quantity::derivative, x));
+}
+float scalar_deriv(Form form, float x, Path path) {
+  if (path == Path::naive) return naive_deriv(form, x);
+  return static_cast<float>(detail::accurate_kernel(form, Quantity::derivative, x));
+}
+
+}  // namespace gelucheck
