@@ -63,7 +63,7 @@ GELU_PROP(card_tanh_erf_gap, reference_value_gap_bounded, "card", nothing) {
   const double g = enclosure_gap(ref::enclose(Form::tanh, Quantity::value, x.v, gap_bits(x.v)),
                                  ref::enclose(Form::erf, Quantity::value, x.v, gap_bits(x.v)));
   if (!(g <= hard::gap_value_sup))
-    RC_FAIL(fmt::format("input {}: reference value gap {} > {}", hex(x.v), hex(g),
+    fail(fmt::format("input {}: reference value gap {} > {}", hex(x.v), hex(g),
                         hex(hard::gap_value_sup)));
 }
 GELU_PROP(card_tanh_erf_gap, reference_deriv_gap_bounded, "card", nothing) {
@@ -72,7 +72,7 @@ GELU_PROP(card_tanh_erf_gap, reference_deriv_gap_bounded, "card", nothing) {
   const double g = enclosure_gap(ref::enclose(Form::tanh, Quantity::derivative, x.v, gap_bits(x.v)),
                                  ref::enclose(Form::erf, Quantity::derivative, x.v, gap_bits(x.v)));
   if (!(g <= hard::gap_deriv_sup))
-    RC_FAIL(fmt::format("input {}: reference derivative gap {} > {}", hex(x.v), hex(g),
+    fail(fmt::format("input {}: reference derivative gap {} > {}", hex(x.v), hex(g),
                         hex(hard::gap_deriv_sup)));
 }
 // |t - e| <= G + 2c(ulp t + ulp e), exactly.
@@ -83,7 +83,7 @@ void impl_gap(Quantity q, T x) {
   const Exact d = (Exact(static_cast<double>(t)) - Exact(static_cast<double>(e))).abs();
   const Exact allowed = Exact(G) + Exact(slack(t)) + Exact(slack(e));
   if (!std::isfinite(t) || !std::isfinite(e) || d.cmp(allowed) > 0)
-    RC_FAIL(fmt::format("{} {}: input {}, tanh form {}, erf form {}, gap {} > {}", name(q),
+    fail(fmt::format("{} {}: input {}, tanh form {}, erf form {}, gap {} > {}", name(q),
                         name(fmt_of<T>()), hex(x), hex(t), hex(e), hex(d.to_double()),
                         hex(allowed.to_double())));
 }
@@ -170,7 +170,7 @@ void odd_part(Form f, Quantity q, T x) {
   const Exact rhs(q == Quantity::value ? static_cast<double>(x) : 1.0);
   const Exact allowed = Exact(slack(a)) + Exact(slack(b));
   if (!std::isfinite(a) || !std::isfinite(b) || (lhs - rhs).abs().cmp(allowed) > 0)
-    RC_FAIL(fmt::format("{} {} {}: input {}, f(x) {}, f(-x) {}, off by {} > {}", name(f), name(q),
+    fail(fmt::format("{} {} {}: input {}, f(x) {}, f(-x) {}, off by {} > {}", name(f), name(q),
                         name(fmt_of<T>()), hex(x), hex(a), hex(b),
                         hex((lhs - rhs).abs().to_double()), hex(allowed.to_double())));
 }
@@ -217,7 +217,7 @@ void untouched(Form f) {
                   View<const T>::contiguous(dy.data(), shape), View<T>::contiguous(dx.data(), shape));
   for (std::size_t i = 0; i < n; ++i)
     if (bits(x[i]) != bits(x0[i]) || bits(dy[i]) != bits(dy0[i]))
-      RC_FAIL(fmt::format("{} element {}: x {} became {}, dy {} became {}", name(f), i, hex(x0[i]),
+      fail(fmt::format("{} element {}: x {} became {}, dy {} became {}", name(f), i, hex(x0[i]),
                           hex(x[i]), hex(dy0[i]), hex(dy[i])));
 }
 GELU_PROP(identity_inputs_untouched, map_and_backward, "Proofs.GeluForm.hasVJP", nothing) {
@@ -238,7 +238,7 @@ void above_min(Form f, T x) {
   const double c = claimed_ulp(fmt_of<T>());
   const Exact lowest = Exact(m) - Exact((c + 0.5) * ulp_of(m, fmt_of<T>()));
   if (std::isnan(r) || Exact(static_cast<double>(r)).cmp(lowest) < 0)
-    RC_FAIL(fmt::format("{} {}: input {}, got {} below the minimum {}", name(f),
+    fail(fmt::format("{} {}: input {}, got {} below the minimum {}", name(f),
                         name(fmt_of<T>()), hex(x), hex(r), hex(m)));
 }
 GELU_PROP(bound_minimum, reference, "none", nothing) {
@@ -247,7 +247,7 @@ GELU_PROP(bound_minimum, reference, "none", nothing) {
   tag(x);
   const double r = ref::correctly_rounded(f, Quantity::value, x.v, Format::binary64);
   const double m = f == Form::tanh ? hard::min_tanh : hard::min_erf;
-  if (!(r >= m)) RC_FAIL(fmt::format("{}: input {}, RN f(x) = {} < RN(min) = {}", name(f), hex(x.v), hex(r), hex(m)));
+  if (!(r >= m)) fail(fmt::format("{}: input {}, RN f(x) = {} < RN(min) = {}", name(f), hex(x.v), hex(r), hex(m)));
 }
 GELU_PROP(bound_minimum, impl, "none", accuracy) {
   const Form f = *gen_form();
@@ -275,7 +275,7 @@ void order_bounds(Form f, T x, T r, bool exact_rounding) {
     above_half = two_r.cmp(Exact(static_cast<double>(x)) - Exact(2 * slack(r))) >= 0;
   }
   if (std::isnan(r) || !sign_ok || !below_x || !above_half)
-    RC_FAIL(fmt::format("{} {}: input {}, got {}: {}{}{}", name(f), name(fmt_of<T>()), hex(x),
+    fail(fmt::format("{} {}: input {}, got {}: {}{}{}", name(f), name(fmt_of<T>()), hex(x),
                         hex(r), sign_ok ? "" : "wrong sign; ", below_x ? "" : "f(x) > x; ",
                         above_half ? "" : "f(x) < x/2"));
 }
@@ -309,7 +309,7 @@ GELU_PROP(bound_monotone, reference, "none", nothing) {
   const double da = ref::correctly_rounded(f, Quantity::derivative, a.v, Format::binary64);
   const bool ok = right ? (ra <= rb && da >= 0) : (ra >= rb && da <= 0);
   if (!ok)
-    RC_FAIL(fmt::format("{}: a {} b {}: f(a) {} f(b) {} f'(a) {}", name(f), hex(a.v), hex(b.v),
+    fail(fmt::format("{}: a {} b {}: f(a) {} f(b) {} f'(a) {}", name(f), hex(a.v), hex(b.v),
                         hex(ra), hex(rb), hex(da)));
 }
 template <class T>
@@ -320,7 +320,7 @@ void monotone(Form f, T a, T b, bool right) {
   const bool ok = right ? (d.cmp(Exact() - sl) >= 0 && da >= 0)
                         : (d.cmp(sl) <= 0 && da <= 0);
   if (!ok)
-    RC_FAIL(fmt::format("{} {}: a {} b {}: f(a) {} f(b) {} f'(a) {}", name(f), name(fmt_of<T>()),
+    fail(fmt::format("{} {}: a {} b {}: f(a) {} f(b) {} f'(a) {}", name(f), name(fmt_of<T>()),
                         hex(a), hex(b), hex(ra), hex(rb), hex(da)));
 }
 GELU_PROP(bound_monotone, impl, "none", accuracy) {
@@ -352,7 +352,7 @@ void specials_at(Form f, T x) {
     const T got = eval(f, q, x);
     const T want = static_cast<T>(ref::correctly_rounded(f, q, static_cast<double>(x), fmt_of<T>()));
     if (!same_bits(got, want))
-      RC_FAIL(fmt::format("{} {} {}: input {}, expected {}, got {}", name(f), name(q),
+      fail(fmt::format("{} {} {}: input {}, expected {}, got {}", name(f), name(q),
                           name(fmt_of<T>()), hex(x), hex(want), hex(got)));
   }
 }
@@ -375,7 +375,7 @@ void finite_out(Form f, T x) {
   const double bound_v = std::fabs(static_cast<double>(x)) * (1 + 0x1p-20) + 1;
   if (!std::isfinite(v) || !std::isfinite(d) || std::fabs(static_cast<double>(v)) > bound_v ||
       std::fabs(static_cast<double>(d)) > 1.13)
-    RC_FAIL(fmt::format("{} {}: finite input {}, value {}, derivative {}", name(f),
+    fail(fmt::format("{} {}: finite input {}, value {}, derivative {}", name(f),
                         name(fmt_of<T>()), hex(x), hex(v), hex(d)));
 }
 GELU_PROP(special_finite_in_finite_out, impl, "none", specials) {

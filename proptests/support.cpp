@@ -457,7 +457,7 @@ void check_accuracy(const char* what, Form form, Quantity q, double x, double r,
   const Error e = measure(r, y, fmt);
   if (within_claim(e.ulp, fmt) && !e.nan_mismatch && !e.zero_sign_mismatch) return;
   const double expected = ref::correctly_rounded(form, q, x, fmt);
-  RC_FAIL(fmt::format(
+  fail(fmt::format(
       "{} {} {} {}: input {}, expected {} (correctly rounded), got {}, error {} ulp (claimed {}{}){}{}",
       what, name(form), name(q), name(fmt), hex(x), hex(expected), hex(r), e.ulp,
       (fmt == Format::binary32 ? impl().claims().strict32 : impl().claims().strict64) ? "< " : "<= ",

@@ -138,6 +138,8 @@ std::uint64_t seed();
   static void gelu_test_##Suite##_##Name()
 
 inline const Implementation& impl() { return subject(); }
+// RC_FAIL with a message built beforehand (RapidCheck prints the macro's argument text too).
+inline void fail(const std::string& message) { RC_FAIL(message); }
 
 // ---------------------------------------------------------------------------------------------
 // Numbers.

@@ -120,7 +120,7 @@ void seed_expression(Form f) {
                      static_cast<int>(rng() % 5) - 2) * (rng() & 1 ? -1.0 : 1.0);
     const double got = impl().value(f, v), want = f == Form::tanh ? seed_tanh(v) : seed_erf(v);
     if (!same_bits(got, want))
-      RC_FAIL(fmt::format("{}: input {} (batch {} item {}), seed expression {}, got {}", name(f),
+      fail(fmt::format("{}: input {} (batch {} item {}), seed expression {}, got {}", name(f),
                           hex(v), batch_seed, i, hex(want), hex(got)));
   }
 }
@@ -184,7 +184,7 @@ void no_jumps(Form f, Quantity q, T x, Format fmt) {
                            2 * c * (ulp_of(rx, fmt) + ulp_of(ry, fmt));
   const Exact diff = (Exact(ry) - Exact(rx)).abs();
   if (!std::isfinite(rx) || !std::isfinite(ry) || diff.cmp(allowed_d) > 0)
-    RC_FAIL(fmt::format("{} {} {}: at {} got {}, at next {} got {}: jump larger than {}", name(f),
+    fail(fmt::format("{} {} {}: at {} got {}, at next {} got {}: jump larger than {}", name(f),
                         name(q), name(fmt), hex(x), hex(rx), hex(y), hex(ry), hex(allowed_d)));
 }
 GELU_PROP(scalar_differentiable, impl_no_jumps_binary64, "Proofs.GeluForm.scalar_differentiable",

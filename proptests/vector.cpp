@@ -65,12 +65,12 @@ void map_is_elementwise(Form f, const Layout& l) {
     in_view[static_cast<std::size_t>(l.offset + off)] = true;
     const T got = outv.data[off];
     if (!same_bits(got, want))
-      RC_FAIL(fmt::format("map {} at {} of {}: input {}, scalar {}, map {}", name(f),
+      fail(fmt::format("map {} at {} of {}: input {}, scalar {}, map {}", name(f),
                           show_idx<T>(idx), rc::toString(l), hex(xi), hex(want), hex(got)));
   });
   for (std::size_t k = 0; k < l.buffer; ++k)
     if (!in_view[k] && !raw_equal(out.buf[k], sentinel<T>()))
-      RC_FAIL(fmt::format("map {} wrote buffer slot {} outside the view {}", name(f), k,
+      fail(fmt::format("map {} wrote buffer slot {} outside the view {}", name(f), k,
                           rc::toString(l)));
 }
 
@@ -86,7 +86,7 @@ void backward_is_dy_times_deriv(Form f, const Layout& l, bool finite_dy) {
     const T want = di * impl().deriv(f, xi);
     const T got = dx.at(idx);
     if (!same_bits(got, want))
-      RC_FAIL(fmt::format("backward {} at {} of {}: x {}, dy {}, dy*deriv(x) {}, backward {}",
+      fail(fmt::format("backward {} at {} of {}: x {}, dy {}, dy*deriv(x) {}, backward {}",
                           name(f), show_idx<T>(idx), rc::toString(l), hex(xi), hex(di),
                           hex(want), hex(got)));
   });
@@ -124,7 +124,7 @@ void backward_within_bound(Form f, T xi, T di, T r, Format fmt) {
   }
   mpfr_clears(err, t, allowed, static_cast<mpfr_ptr>(nullptr));
   if (bad)
-    RC_FAIL(fmt::format("backward {} {}: x {}, dy {}, exact dy*f'(x) ~ {}, got {}", name(f),
+    fail(fmt::format("backward {} {}: x {}, dy {}, exact dy*f'(x) ~ {}, got {}", name(f),
                         name(fmt), hex(xi), hex(di), hex(static_cast<double>(di) * dmid), hex(r)));
 }
 
@@ -181,7 +181,7 @@ void perturb_one(Form f) {
   impl().map(f, x.cview(), View<T>::contiguous(y1.data(), {n}));
   for (std::size_t i = 0; i < n; ++i)
     if (i != j && !same_bits(y0[i], y1[i]))
-      RC_FAIL(fmt::format("map {}: changing x[{}] from {} to {} changed y[{}] from {} to {}",
+      fail(fmt::format("map {}: changing x[{}] from {} to {} changed y[{}] from {} to {}",
                           name(f), j, hex(old), hex(x.buf[j]), i, hex(y0[i]), hex(y1[i])));
 }
 GELU_PROP(map_differentiable, impl_outputs_depend_on_own_input,
@@ -199,7 +199,7 @@ void pdiv_entries(Form f) {
   Tensor<T> x(dense({n}, seed), false, 1);
   const std::span<const T> xs(x.buf.data(), n);
   const std::vector<T> J = impl().jacobian(f, xs);
-  if (J.size() != n * n) RC_FAIL(fmt::format("jacobian of {} inputs has {} entries", n, J.size()));
+  if (J.size() != n * n) fail(fmt::format("jacobian of {} inputs has {} entries", n, J.size()));
   for (std::size_t i = 0; i < n; ++i)
     for (std::size_t j = 0; j < n; ++j) {
       const T p = impl().pdiv(f, xs, i, j);
@@ -208,7 +208,7 @@ void pdiv_entries(Form f) {
       const bool ok = i == j ? same_bits(p, want) && same_bits(J[i * n + j], want)
                              : p == T(0) && J[i * n + j] == T(0);
       if (!ok)
-        RC_FAIL(fmt::format("pdiv {} n={} (i,j)=({},{}): x_i {}, expected {}, pdiv {}, jacobian {}",
+        fail(fmt::format("pdiv {} n={} (i,j)=({},{}): x_i {}, expected {}, pdiv {}, jacobian {}",
                             name(f), n, i, j, hex(xs[i]), hex(want), hex(p), hex(J[i * n + j])));
     }
 }
@@ -272,7 +272,7 @@ void contraction(Form f) {
       if (j != i) s += J[i * n + j] * dy.buf[j];
     const bool ok = (std::isnan(s) && std::isnan(dx[i])) || s == dx[i];
     if (!ok)
-      RC_FAIL(fmt::format("{} n={} row {}: x_i {}, dy_i {}, contraction {}, backward {}",
+      fail(fmt::format("{} n={} row {}: x_i {}, dy_i {}, contraction {}, backward {}",
                           name(f), n, i, hex(x.buf[i]), hex(dy.buf[i]), hex(s), hex(dx[i])));
   }
 }
@@ -340,7 +340,7 @@ void reshape(Form f) {
              View<T>::contiguous(shaped.data(), shape));
   for (std::size_t i = 0; i < n; ++i)
     if (!same_bits(flat[i], shaped[i]))
-      RC_FAIL(fmt::format("{} element {} of {}: input {}, as [n] {}, reshaped {}", name(f), i, n,
+      fail(fmt::format("{} element {} of {}: input {}, as [n] {}, reshaped {}", name(f), i, n,
                           hex(x.buf[i]), hex(flat[i]), hex(shaped[i])));
 }
 GELU_PROP(card_shape_invariance, reshape_never_changes_a_bit, "card", nothing) {
@@ -361,7 +361,7 @@ void in_place(Form f) {
   impl().map(f, View<const T>::contiguous(y.data(), shape), View<T>::contiguous(y.data(), shape));
   for (std::size_t i = 0; i < element_count(shape); ++i)
     if (!same_bits(out[i], y[i]))
-      RC_FAIL(fmt::format("{} element {}: input {}, out of place {}, in place {}", name(f), i,
+      fail(fmt::format("{} element {}: input {}, out of place {}, in place {}", name(f), i,
                           hex(x.buf[i]), hex(out[i]), hex(y[i])));
 }
 GELU_PROP(card_shape_invariance, in_place_equals_out_of_place, "card", nothing) {
@@ -385,7 +385,7 @@ void position(Form f) {
   const T want = impl().value(f, v);
   for (std::size_t i = 0; i < n; ++i)
     if (!same_bits(out[skew + i], want))
-      RC_FAIL(fmt::format("{} n={} skew={} position {}: input {}, scalar {}, map {}", name(f), n,
+      fail(fmt::format("{} n={} skew={} position {}: input {}, scalar {}, map {}", name(f), n,
                           skew, i, hex(v), hex(want), hex(out[skew + i])));
 }
 GELU_PROP(card_shape_invariance, bits_independent_of_position, "card", nothing) {
