@@ -10,6 +10,9 @@
 #include "gelucheck/common.hpp"
 #include "gelucheck/reference_boost.hpp"
 
+#include <boost/math/constants/constants.hpp>
+#include <boost/math/special_functions/erf.hpp>
+
 namespace gelucheck::boostref {
 namespace {
 
@@ -158,6 +161,38 @@ TEST(BoostPath, IdentitiesAtHundredDigits) {
                    d = evaluate(f, Quantity::derivative, -x);
       EXPECT_LE(abs(c.v + d.v - 1), c.err + d.err + slack)
           << name(f) << " derivative at " << hexfloat(x) << ": " << (c.v + d.v - 1);
+    }
+  }
+}
+
+// The textbook definitions of shared DESIGN.md §1, straight, at Real: ½x(1 + tanh u) and
+// ½x(1 + erf(x/√2)). Fine where 1 + tanh / 1 + erf does not cancel much (x > −6 loses at most
+// ~20 of 334 bits).
+Real textbook(Form f, const Real& x) {
+  namespace bc = boost::math::constants;
+  if (f == Form::tanh) {
+    const Real u = bc::root_two_div_pi<Real>() * (x + Real(44715) / 1000000 * x * x * x);
+    return x / 2 * (1 + tanh(u));
+  }
+  return x / 2 * (1 + boost::math::erf(x * bc::one_div_root_two<Real>()));
+}
+
+TEST(BoostPath, StableFormsMatchTheTextbookDefinitions) {
+  // The value against the definition; the derivative against a central difference of the
+  // definition, (f(x+h) − f(x−h))/2h with h = 2^-80: truncation |f‴|·h²/6 < 2^-160, rounding
+  // ~2^-330/h = 2^-250. Tolerances 2^-200 (value, relative) and 2^-150 (derivative, absolute)
+  // are far above both and far below anything a wrong formula would give.
+  const Real h = ldexp(Real(1), -80);
+  for (Form f : kForms) {
+    for (double x : {-5.5, -3.0, -1.0, -0.7525, -0.1, 0x1p-30, 0.5, 1.0, 2.0186557597718367, 4.0,
+                     9.0}) {
+      const Real X(x);
+      const Real v = evaluate(f, Quantity::value, x).v;
+      EXPECT_LE(abs(v - textbook(f, X)), ldexp(Real(1), -200) * abs(v))
+          << name(f) << " value at " << hexfloat(x);
+      const Real d = (textbook(f, X + h) - textbook(f, X - h)) / (2 * h);
+      EXPECT_LE(abs(evaluate(f, Quantity::derivative, x).v - d), ldexp(Real(1), -150))
+          << name(f) << " derivative at " << hexfloat(x) << ": " << d;
     }
   }
 }
