@@ -266,7 +266,7 @@ std::vector<std::string> gate_failures(const Report& r) {
     const Stats& all = row.regions[static_cast<std::size_t>(Region::overall)];
     char buf[512];
     std::snprintf(buf, sizeof buf,
-                  "%s %s %s %s breaks its claim %s: max %.4g ulp at x = %s (expected %s, got %s), "
+                  "%s %s %s %s breaks its claim %s: max %.17g ulp at x = %s (expected %s, got %s), "
                   "%zu sign-of-zero mismatches",
                   path_name(row.path), name(row.format).data(), name(row.form).data(),
                   name(row.quantity).data(), row.claim->text.c_str(), all.max_ulp,

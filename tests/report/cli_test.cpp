@@ -1,0 +1,206 @@
+// `gelucheck report` from the outside: bad input (clear message, non-zero exit, nothing written),
+// the atomic write, the gate (a planted regression, a failing property, a missing suite).
+#include <gtest/gtest.h>
+#include <stdlib.h>
+#include <sys/wait.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+namespace {
+
+namespace fs = std::filesystem;
+
+struct Result {
+  int code = -1;
+  std::string out, err;
+};
+
+std::string slurp(const fs::path& p) {
+  std::ifstream f(p);
+  std::stringstream ss;
+  ss << f.rdbuf();
+  return ss.str();
+}
+
+class ReportCli : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    std::string templ = (fs::temp_directory_path() / "gelucheck-report-cli-XXXXXX").string();
+    ASSERT_NE(mkdtemp(templ.data()), nullptr);
+    dir = templ;
+  }
+  void TearDown() override { fs::remove_all(dir); }
+
+  // Runs gelucheck with `args` (already shell-quoted where needed), environment prefix `env`.
+  Result run(const std::string& args, const std::string& env = "") {
+    const fs::path o = dir / "stdout.txt", e = dir / "stderr.txt";
+    const std::string cmd = env + " '" GELUCHECK_EXE "' " + args + " >'" + o.string() + "' 2>'" +
+                            e.string() + "' </dev/null";
+    const int st = std::system(cmd.c_str());
+    Result r;
+    r.code = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+    r.out = slurp(o);
+    r.err = slurp(e);
+    fs::remove(o);
+    fs::remove(e);
+    return r;
+  }
+  // Nothing but what the test made itself may be left in dir (no temp dirs, no partial report).
+  std::vector<std::string> entries() {
+    std::vector<std::string> v;
+    for (const auto& p : fs::directory_iterator(dir)) v.push_back(p.path().filename().string());
+    std::sort(v.begin(), v.end());
+    return v;
+  }
+  nlohmann::json report(const fs::path& out) { return nlohmann::json::parse(slurp(out / "report.json")); }
+
+  fs::path dir;
+  // Fast settings: few points, no plots unless a test wants them.
+  const std::string fast = "--points 32 --quiet --no-plots";
+};
+
+TEST_F(ReportCli, UnknownOptionIsAUsageError) {
+  const Result r = run("report --out '" + (dir / "r").string() + "' --frobnicate");
+  EXPECT_EQ(r.code, 2) << r.err;
+  EXPECT_NE(r.err.find("frobnicate"), std::string::npos) << r.err;
+  EXPECT_TRUE(entries().empty());
+}
+
+TEST_F(ReportCli, BadSeedOrPointsIsAUsageErrorAndWritesNothing) {
+  for (const char* bad : {"abc", "-1", "18446744073709551616", "1.5", "0x", "''"}) {
+    const Result r = run("report --out '" + (dir / "r").string() + "' --seed " + bad);
+    EXPECT_EQ(r.code, 2) << bad << ": " << r.err;
+    EXPECT_NE(r.err.find("--seed"), std::string::npos) << bad << ": " << r.err;
+  }
+  for (const char* bad : {"0", "15", "1e3", "abc", "100000001", "-5"}) {
+    const Result r = run("report --out '" + (dir / "r").string() + "' --points " + bad);
+    EXPECT_EQ(r.code, 2) << bad << ": " << r.err;
+    EXPECT_NE(r.err.find("--points"), std::string::npos) << bad << ": " << r.err;
+  }
+  EXPECT_TRUE(entries().empty());
+}
+
+TEST_F(ReportCli, UnwritableOutFailsBeforeTheCampaign) {
+  std::ofstream(dir / "file") << "not a directory\n";
+  const Result r = run("report " + fast + " --no-properties --out '" + (dir / "file" / "r").string() + "'");
+  EXPECT_EQ(r.code, 3) << r.err;
+  EXPECT_NE(r.err.find((dir / "file").string()), std::string::npos) << r.err;
+  EXPECT_EQ(entries(), std::vector<std::string>{"file"});
+}
+
+TEST_F(ReportCli, RefusesToReplaceADirectoryThatIsNotAReport) {
+  fs::create_directory(dir / "mine");
+  std::ofstream(dir / "mine" / "notes.txt") << "keep me\n";
+  const Result r = run("report " + fast + " --no-properties --out '" + (dir / "mine").string() + "'");
+  EXPECT_EQ(r.code, 3) << r.err;
+  EXPECT_NE(r.err.find("refusing"), std::string::npos) << r.err;
+  EXPECT_EQ(slurp(dir / "mine" / "notes.txt"), "keep me\n");
+  EXPECT_EQ(entries(), std::vector<std::string>{"mine"});
+}
+
+TEST_F(ReportCli, WritesTheReportAndPlotsAndReplacesAPreviousOne) {
+  const fs::path out = dir / "r";
+  const std::string args = "report --points 32 --quiet --no-properties --out '" + out.string() + "'";
+  Result r = run(args);
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.out.find("report.md"), std::string::npos) << r.out;
+  for (const char* f : {"report.json", "report.md", "ulp_binary64.png", "ulp_binary32.png",
+                        "hist_binary64.png", "hist_binary32.png", "gap.png"})
+    EXPECT_GT(fs::file_size(out / f), 100u) << f;
+  const auto j = report(out);
+  EXPECT_EQ(j["schema"], "gelucheck.report/1");
+  EXPECT_EQ(j["config"]["points"], 32);
+  // Again into the same place: replaced whole, no temporary left beside it.
+  r = run(args);
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(entries(), std::vector<std::string>{"r"});
+  auto a = j, b = report(out);
+  a.erase("run");
+  b.erase("run");
+  EXPECT_EQ(a, b) << "same seed, same report";
+}
+
+TEST_F(ReportCli, GateFailsOnAPlantedRegressionAndStillWritesTheReport) {
+  const fs::path out = dir / "r";
+  const std::string base = "report " + fast + " --no-properties --out '" + out.string() + "'";
+  // (Whether the library as built passes its own gate is the report's finding, not this test's.)
+  Result r = run(base + " --gate --test-only-plant-regression-ulps 3");
+  EXPECT_EQ(r.code, 4) << r.err;
+  EXPECT_NE(r.err.find("accurate binary64"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("breaks its claim"), std::string::npos) << r.err;
+  const auto j = report(out);
+  EXPECT_FALSE(j["gate"]["passed"].get<bool>());
+  int broken = 0;
+  for (const auto& row : j["accuracy"])
+    if (!row["claim"].is_null()) broken += !row["meets_claim"].get<bool>();
+  EXPECT_EQ(broken, 8) << "3 ulps off breaks every accurate function in both formats";
+  // Without --gate the same report exits 0 (it is a report, not a check).
+  r = run(base + " --test-only-plant-regression-ulps 3");
+  EXPECT_EQ(r.code, 0) << r.err;
+}
+
+TEST_F(ReportCli, PropertiesAreTakenInAndAFailureGates) {
+  const fs::path out = dir / "r";
+  const std::string base = "report " + fast + " --gate --proptests '" FAKE_PROPTESTS "' --out '" +
+                           out.string() + "'";
+  // The gate's accuracy part is the library's business here: look at the property lines only.
+  auto property_failures = [](const nlohmann::json& rep) {
+    int n = 0;
+    for (const auto& f : rep["gate"]["failures"]) n += f.get<std::string>().rfind("propert", 0) == 0;
+    return n;
+  };
+  Result r = run(base);
+  ASSERT_TRUE(r.code == 0 || r.code == 4) << r.err;
+  auto j = report(out);
+  EXPECT_EQ(property_failures(j), 0) << j["gate"].dump();
+  EXPECT_EQ(j["properties"]["status"], "run");
+  ASSERT_EQ(j["properties"]["tests"].size(), 3u);
+  EXPECT_EQ(j["properties"]["tests"][0]["lean"], "Proofs.GeluForm.hasVJP_correct");
+  EXPECT_EQ(j["properties"]["tests"][0]["cases"], 100);  // from RapidCheck's "OK, passed" line
+  EXPECT_EQ(j["properties"]["tests"][2]["cases"], 6);    // from the recorded property
+
+  r = run(base, "FAKE_PROPTESTS_FAIL=1");
+  EXPECT_EQ(r.code, 4) << r.err;
+  EXPECT_NE(r.err.find("property pdiv_map.OffDiagonalIsZero failed"), std::string::npos) << r.err;
+  j = report(out);
+  EXPECT_EQ(property_failures(j), 1) << j["gate"].dump();
+  const auto& t = j["properties"]["tests"][1];
+  EXPECT_EQ(t["outcome"], "fail");
+  EXPECT_EQ(t["cases"], 7);  // "Falsifiable after 7 tests"
+  EXPECT_NE(t["message"].get<std::string>().find("0x1p-1074"), std::string::npos);
+  for (const auto& tr : j["lean_traceability"]) {
+    if (tr["theorem"] == "Proofs.GeluForm.pdiv_map") {
+      EXPECT_EQ(tr["outcome"], "fail");
+    }
+    if (tr["theorem"] == "Proofs.GeluForm.hasVJP_correct") {
+      EXPECT_EQ(tr["outcome"], "pass");
+    }
+    if (tr["theorem"] == "Proofs.GeluForm.map_tanh") {
+      EXPECT_EQ(tr["outcome"], "no check");
+    }
+    if (tr["theorem"] == "card") {
+      EXPECT_EQ(tr["outcome"], "pass");
+    }
+  }
+  EXPECT_NE(slurp(out / "report.md").find("0x1p-1074"), std::string::npos);
+}
+
+TEST_F(ReportCli, AMissingPropertySuiteIsSaidAndGates) {
+  const fs::path out = dir / "r";
+  Result r = run("report " + fast + " --proptests '" + (dir / "nope").string() + "' --out '" +
+                 out.string() + "'");
+  EXPECT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.out.find("properties NOT run"), std::string::npos) << r.out;
+  EXPECT_EQ(report(out)["properties"]["status"], "unavailable");
+  r = run("report " + fast + " --gate --proptests '" + (dir / "nope").string() + "' --out '" +
+          out.string() + "'");
+  EXPECT_EQ(r.code, 4) << r.err;
+  EXPECT_NE(r.err.find("properties were not run (unavailable)"), std::string::npos) << r.err;
+}
+
+}  // namespace

@@ -1,0 +1,280 @@
+// The report library (reports/): inputs, schema, agreement with the reference at the same
+// inputs (recomputed here by a separate loop straight from gelu.hpp, reference.hpp and
+// measure.hpp), determinism, the tanh–erf gap against DESIGN.md's 40-digit facts, and the gate.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <set>
+#include <string>
+
+#include "gelucheck/gelu.hpp"
+#include "gelucheck/measure.hpp"
+#include "gelucheck/reference.hpp"
+#include "gelucheck/report.hpp"
+
+namespace gelucheck::report {
+namespace {
+
+using json = nlohmann::ordered_json;
+
+// One small campaign shared by the tests (the reference dominates its cost): no properties, no
+// plots, a fixed seed.
+const Report& small_report() {
+  static const Report r = [] {
+    Options o;
+    o.seed = 12345;
+    o.points = 400;
+    o.properties = false;
+    o.plots = false;
+    return run(o);
+  }();
+  return r;
+}
+
+const Row& row_of(const Report& r, Path p, Format f, Form form, Quantity q, Form against) {
+  for (const Row& row : r.rows)
+    if (row.path == p && row.format == f && row.form == form && row.quantity == q &&
+        row.against == against)
+      return row;
+  throw std::logic_error("no such row");
+}
+
+double library(Path p, Form f, Quantity q, Format fmt, double x) {
+  if (fmt == Format::binary64) return q == Quantity::value ? scalar(f, x, p) : scalar_deriv(f, x, p);
+  const auto xf = static_cast<float>(x);
+  return static_cast<double>(q == Quantity::value ? scalar(f, xf, p) : scalar_deriv(f, xf, p));
+}
+
+TEST(ReportInputs, DeterministicCoverAllBinadesAndSpecials) {
+  InputCounts c1, c2;
+  const auto a = inputs(Format::binary64, 7, 1000, &c1);
+  const auto b = inputs(Format::binary64, 7, 1000, &c2);
+  ASSERT_EQ(a.size(), b.size());
+  for (std::size_t i = 0; i < a.size(); ++i) ASSERT_TRUE(same_bits(a[i], b[i])) << i;
+  EXPECT_EQ(c1.random, 500u);
+  EXPECT_EQ(c1.grid, 500u);
+  EXPECT_EQ(c1.total, c1.random + c1.grid + c1.hard + c1.special);
+  EXPECT_EQ(c1.total, a.size());
+  const auto other = inputs(Format::binary64, 8, 1000, nullptr);
+  std::size_t differ = 0;
+  for (std::size_t i = 0; i < 500; ++i) differ += !same_bits(a[i], other[i]);
+  EXPECT_GT(differ, 490u) << "another seed must give other random inputs";
+  // Random bit patterns spread over the binades: exponents from tiny to huge, both signs.
+  int tiny = 0, huge = 0, neg = 0;
+  for (std::size_t i = 0; i < 500; ++i) {
+    tiny += std::fabs(a[i]) < 1e-100;
+    huge += std::fabs(a[i]) > 1e100;
+    neg += std::signbit(a[i]);
+  }
+  EXPECT_GT(tiny, 100);
+  EXPECT_GT(huge, 100);
+  EXPECT_GT(neg, 200);
+  EXPECT_LT(neg, 300);
+  // Specials: ±0, ±inf, NaN, and float inputs are floats.
+  bool pz = false, nz = false, pinf = false, ninf = false, nan = false;
+  for (double x : a) {
+    pz |= same_bits(x, 0.0);
+    nz |= same_bits(x, -0.0);
+    pinf |= std::isinf(x) && x > 0;
+    ninf |= std::isinf(x) && x < 0;
+    nan |= std::isnan(x);
+  }
+  EXPECT_TRUE(pz && nz && pinf && ninf && nan);
+  for (double x : inputs(Format::binary32, 7, 1000, nullptr))
+    ASSERT_TRUE(same_bits(x, round_to_format(x, Format::binary32))) << hexfloat(x);
+}
+
+TEST(ReportRegions, Edges) {
+  auto has = [](double x, Format f, Region r) {
+    for (Region g : regions_of(x, f))
+      if (g == r) return true;
+    return false;
+  };
+  EXPECT_TRUE(has(-38.7, Format::binary64, Region::below_m38_6));
+  EXPECT_TRUE(has(-38.6, Format::binary64, Region::m38_6_m10));
+  EXPECT_TRUE(has(-10, Format::binary64, Region::m10_m1));
+  EXPECT_TRUE(has(-1, Format::binary64, Region::m1_1));
+  EXPECT_TRUE(has(1, Format::binary64, Region::m1_1));
+  EXPECT_TRUE(has(10, Format::binary64, Region::p1_10));
+  EXPECT_TRUE(has(INFINITY, Format::binary64, Region::above_10));
+  EXPECT_TRUE(has(-INFINITY, Format::binary64, Region::below_m38_6));
+  EXPECT_TRUE(has(0x1p-1074, Format::binary64, Region::subnormal));
+  EXPECT_FALSE(has(0x1p-1022, Format::binary64, Region::subnormal));
+  EXPECT_TRUE(has(0x1p-127, Format::binary32, Region::subnormal));
+  EXPECT_FALSE(has(0.0, Format::binary64, Region::subnormal));
+  EXPECT_EQ(regions_of(NAN, Format::binary64).size(), 1u);  // overall only
+}
+
+TEST(ReportSchema, FieldsPresent) {
+  const json j = to_json(small_report());
+  EXPECT_EQ(j["schema"], "gelucheck.report/1");
+  for (const char* k : {"generator", "config", "measures", "inputs", "regions", "accuracy", "gap",
+                        "properties", "lean_traceability", "gate", "plots", "run"})
+    EXPECT_TRUE(j.contains(k)) << k;
+  // 2 formats × (tanh: 2 quantities × 2 paths × 2 references + erf: 2 × 2) = 24 rows.
+  ASSERT_EQ(j["accuracy"].size(), 24u);
+  for (const auto& row : j["accuracy"]) {
+    for (const char* k : {"implementation", "type", "format", "form", "quantity", "against", "error",
+                          "claim", "meets_claim", "regions", "histogram"})
+      ASSERT_TRUE(row.contains(k)) << k;
+    for (Region g : kRegions) {
+      const auto& s = row["regions"][region_key(g)];
+      for (const char* k : {"count", "max_ulp", "worst", "mean_ulp", "rms_ulp", "finite",
+                            "fraction_correctly_rounded", "fraction_faithful", "max_abs", "max_rel",
+                            "nan_mismatches", "zero_sign_mismatches"})
+        ASSERT_TRUE(s.contains(k)) << region_key(g) << "." << k;
+    }
+  }
+  EXPECT_EQ(j["properties"]["status"], "skipped");
+  EXPECT_EQ(j["lean_traceability"].size(), lean_theorems().size());
+  for (const auto& t : j["lean_traceability"]) EXPECT_EQ(t["outcome"], "not run");
+  for (const char* k : {"value", "derivative"})
+    for (const char* f : {"sup", "sup_decimal", "at_abs_x", "at_abs_x_hex", "gap_at"})
+      EXPECT_TRUE(j["gap"][k].contains(f)) << k << "." << f;
+  // Non-finite numbers are strings, never null (JSON has no inf).
+  const auto& naive = j["accuracy"][2]["regions"]["overall"];  // naive binary64 tanh value vs tanh
+  ASSERT_EQ(j["accuracy"][2]["implementation"], "naive");
+  EXPECT_EQ(naive["max_ulp"], "inf") << "the naive path gives NaN at -inf";
+}
+
+// The report's numbers, recomputed here point by point at the same inputs.
+TEST(ReportAgreement, OverallRowsMatchAnIndependentLoop) {
+  const Report& r = small_report();
+  struct Case { Path p; Format f; Form form; Quantity q; Form against; };
+  const Case cases[] = {
+      {Path::accurate, Format::binary64, Form::erf, Quantity::value, Form::erf},
+      {Path::naive, Format::binary64, Form::erf, Quantity::value, Form::erf},
+      {Path::accurate, Format::binary32, Form::tanh, Quantity::derivative, Form::tanh},
+      {Path::naive, Format::binary64, Form::tanh, Quantity::value, Form::erf},
+  };
+  for (const Case& c : cases) {
+    const Row& row = row_of(r, c.p, c.f, c.form, c.q, c.against);
+    const auto xs = inputs(c.f, r.options.seed, r.options.points, nullptr);
+    double max_ulp = -1, worst = NAN, sum = 0;
+    std::size_t cr = 0, finite = 0, nanm = 0, zsm = 0, m1_1 = 0;
+    for (double x : xs) {
+      const Error e = measure(library(c.p, c.form, c.q, c.f, x), ref::enclose(c.against, c.q, x, 128), c.f);
+      if (e.ulp > max_ulp) { max_ulp = e.ulp; worst = x; }
+      if (std::isfinite(e.ulp)) { sum += e.ulp; ++finite; }
+      cr += e.ulp <= 0.5;
+      nanm += e.nan_mismatch;
+      zsm += e.zero_sign_mismatch;
+      m1_1 += !std::isnan(x) && x >= -1 && x <= 1;
+    }
+    const Stats& all = row.regions[static_cast<std::size_t>(Region::overall)];
+    const std::string what = std::string(path_name(c.p)) + " " + std::string(name(c.f)) + " " +
+                             std::string(name(c.form)) + " " + std::string(name(c.q));
+    EXPECT_EQ(all.count, xs.size()) << what;
+    EXPECT_TRUE(same_bits(all.max_ulp, max_ulp)) << what << ": " << all.max_ulp << " vs " << max_ulp;
+    ASSERT_TRUE(all.worst_x) << what;
+    EXPECT_TRUE(same_bits(*all.worst_x, worst)) << what << ": " << hexfloat(*all.worst_x) << " vs "
+                                                << hexfloat(worst);
+    // expected = the reference's correctly rounded value; got = the library's result, there.
+    EXPECT_TRUE(same_bits(*all.worst_expected, ref::correctly_rounded(c.against, c.q, worst, c.f))) << what;
+    EXPECT_TRUE(same_bits(*all.worst_got, library(c.p, c.form, c.q, c.f, worst))) << what;
+    EXPECT_EQ(all.correctly_rounded, cr) << what;
+    EXPECT_EQ(all.finite, finite) << what;
+    EXPECT_DOUBLE_EQ(all.mean_ulp, finite ? sum / static_cast<double>(finite) : 0) << what;
+    EXPECT_EQ(all.nan_mismatches, nanm) << what;
+    EXPECT_EQ(all.zero_sign_mismatches, zsm) << what;
+    EXPECT_EQ(row.regions[static_cast<std::size_t>(Region::m1_1)].count, m1_1) << what;
+  }
+}
+
+// Shown on purpose: the naive erf form flushes to -0 at x = -20 where the value is ~-5.5e-88
+// (DESIGN.md §1), so the report must see a huge error in [-38.6, -10) for it.
+TEST(ReportAgreement, NaiveNegativeTailIsCaught) {
+  const Row& row = row_of(small_report(), Path::naive, Format::binary64, Form::erf,
+                          Quantity::value, Form::erf);
+  const Stats& s = row.regions[static_cast<std::size_t>(Region::m38_6_m10)];
+  EXPECT_GT(s.count, 50u);
+  EXPECT_GT(s.max_ulp, 1e10);
+  EXPECT_LT(s.correctly_rounded, s.count);
+}
+
+TEST(ReportDeterminism, SameSeedSameJsonWhateverTheThreads) {
+  Options o = small_report().options;
+  o.threads = 1;
+  json a = to_json(run(o));
+  json b = to_json(small_report());
+  a.erase("run");
+  b.erase("run");
+  EXPECT_EQ(a.dump(), b.dump());
+  o.seed = 54321;
+  json c = to_json(run(o));
+  c.erase("run");
+  EXPECT_NE(a.dump(), c.dump());
+}
+
+// DESIGN.md §1 (40-digit values): sup |tanh form - erf form| = 4.7323552068728488e-4 at
+// |x| = 2.6989413863772703, derivative 8.6845183498591387e-4 at |x| = 2.0186557597718367.
+// The sup is second-order flat in x, so it must agree to the last printed digit; the location to
+// 1e-12 relative (gap.cpp: MPFR comparisons resolve it to a few ulps of x).
+TEST(ReportGap, MatchesDesignFacts) {
+  const Gap& g = small_report().gap;
+  EXPECT_EQ(g.value.sup_decimal, "4.7323552068728488e-04");
+  EXPECT_EQ(g.derivative.sup_decimal, "8.6845183498591387e-04");
+  EXPECT_NEAR(g.value.at, 2.6989413863772703, 2.7e-12);
+  EXPECT_NEAR(g.derivative.at, 2.0186557597718367, 2.0e-12);
+  EXPECT_GT(g.value.signed_gap, 0);      // tanh form above erf form there
+  EXPECT_LT(g.derivative.signed_gap, 0); // at +2.0187 the tanh form's slope is below
+  ASSERT_EQ(g.curve_x.size(), g.curve_value.size());
+  for (double v : g.curve_value) EXPECT_LE(std::fabs(v), g.value.sup);
+}
+
+TEST(ReportGate, PlantedRegressionBreaksTheAccurateClaims) {
+  Options o = small_report().options;
+  o.planted_regression_ulps = 2;  // 2 ulps: no result can stay faithful, let alone CR
+  const Report bad = run(o);
+  ASSERT_FALSE(bad.gate_failures.empty());
+  std::set<std::string> broken;
+  for (const Row& row : bad.rows)
+    if (row.claim && !row.meets_claim)
+      broken.insert(std::string(name(row.format)) + " " + std::string(name(row.form)) + " " +
+                    std::string(name(row.quantity)));
+  // Every accurate function in both formats (x = 0 etc. are exact, but other inputs are not).
+  EXPECT_EQ(broken.size(), 8u);
+  const json j = to_json(bad);
+  EXPECT_FALSE(j["gate"]["passed"].get<bool>());
+  EXPECT_EQ(j["config"]["planted_regression_ulps"], 2);
+  EXPECT_NE(to_markdown(j).find("PLANTED REGRESSION"), std::string::npos);
+  // The naive path claims nothing, so it is never a gate failure.
+  for (const std::string& f : bad.gate_failures) EXPECT_EQ(f.find("naive"), std::string::npos) << f;
+}
+
+TEST(ReportGate, Properties) {
+  Report r;  // no rows: only the properties count
+  r.properties.status = "skipped";
+  EXPECT_TRUE(gate_failures(r).empty()) << "skipping on request is not a failure";
+  r.properties.status = "unavailable";
+  r.properties.reason = "no executable";
+  EXPECT_EQ(gate_failures(r).size(), 1u) << "asked for and not run must not pass a gate";
+  r.properties.status = "run";
+  r.properties.tests = {{"Proofs.GeluForm.pdiv_map", "Diagonal", "Proofs.GeluForm.pdiv_map", 100, "pass", ""},
+                        {"Proofs.GeluForm.hasVJP_correct", "Sum", "Proofs.GeluForm.hasVJP_correct", 3, "fail", "x = 0x1p+0"}};
+  r.properties.exit_code = 1;
+  const auto f = gate_failures(r);
+  ASSERT_EQ(f.size(), 1u);
+  EXPECT_NE(f[0].find("hasVJP_correct"), std::string::npos);
+  r.gate_failures = f;
+  const json j = to_json(r);
+  for (const auto& t : j["lean_traceability"]) {
+    if (t["theorem"] == "Proofs.GeluForm.hasVJP_correct") EXPECT_EQ(t["outcome"], "fail");
+    else if (t["theorem"] == "Proofs.GeluForm.pdiv_map") EXPECT_EQ(t["outcome"], "pass");
+    else EXPECT_EQ(t["outcome"], "no check");
+  }
+}
+
+TEST(ReportMarkdown, ShowsWorstCasesAsHex) {
+  const json j = to_json(small_report());
+  const std::string md = to_markdown(j);
+  for (const char* s : {"# gelucheck accuracy report", "## Summary", "## Per region",
+                        "## The tanh–erf gap", "## Properties", "## Lean traceability",
+                        "**The property suite was not run**", "4.7323552068728488e-04"})
+    EXPECT_NE(md.find(s), std::string::npos) << s;
+  const std::string worst = j["accuracy"][0]["regions"]["overall"]["worst"]["x"];
+  EXPECT_NE(md.find("`" + worst + "`"), std::string::npos) << worst;
+}
+
+}  // namespace
+}  // namespace gelucheck::report
