@@ -8,7 +8,6 @@
 #include <cstdio>
 #include <iostream>
 #include <optional>
-#include <stdexcept>
 #include <string>
 
 #include "commands.hpp"
@@ -33,18 +32,12 @@ struct EvalOptions {
 // and bfloat16 results are the float result rounded once more (double rounding, as frameworks
 // do it). x is a value of fmt, so the conversion to float is exact for the three small formats.
 double library(Impl impl, Form form, Quantity q, double x, Format fmt) {
-#ifdef GELUCHECK_WITHOUT_LIBRARY
-  (void)impl, (void)form, (void)q, (void)x, (void)fmt;
-  throw std::runtime_error("this gelucheck was built without the library (src/): --impl "
-                           "accurate and naive are unavailable");
-#else
   const Path path = impl == Impl::naive ? Path::naive : Path::accurate;
   if (fmt == Format::binary64)
     return q == Quantity::value ? scalar(form, x, path) : scalar_deriv(form, x, path);
   const float xf = static_cast<float>(x);
   const float r = q == Quantity::value ? scalar(form, xf, path) : scalar_deriv(form, xf, path);
   return round_to_format(static_cast<double>(r), fmt);
-#endif
 }
 
 // Blank, empty or a comment: skipped.
