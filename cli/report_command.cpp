@@ -28,6 +28,7 @@ struct ReportArgs {
   std::string seed = std::to_string(report::kDefaultSeed);
   std::string points = std::to_string(report::kDefaultPoints);
   unsigned threads = 2;
+  unsigned property_cases = 1000;
   std::string proptests;
   bool no_properties = false, no_plots = false, gate = false, quiet = false;
   int planted = 0;
@@ -76,6 +77,10 @@ std::function<int()> add_report_command(CLI::App& app) {
   sub->add_option("--proptests", args->proptests,
                   "The property suite's executable (default: the gelucheck_proptests built with "
                   "this gelucheck)");
+  sub->add_option("--property-cases", args->property_cases,
+                  "RapidCheck cases per property (RC_PARAMS max_success, unless RC_PARAMS is set)")
+      ->capture_default_str()
+      ->check(CLI::Range(1u, 100000000u));
   sub->add_flag("--no-properties", args->no_properties, "Do not run the property suite");
   sub->add_flag("--no-plots", args->no_plots, "Do not draw plots (no gnuplot needed)");
   sub->add_flag("--gate", args->gate,
@@ -102,6 +107,7 @@ std::function<int()> add_report_command(CLI::App& app) {
     opt.threads = args->threads;
     opt.properties = !args->no_properties;
     opt.proptests = args->proptests;
+    opt.property_cases = args->property_cases;
     opt.plots = !args->no_plots;
     opt.progress = !args->quiet && isatty(STDERR_FILENO);
     opt.planted_regression_ulps = args->planted;

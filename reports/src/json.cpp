@@ -91,6 +91,7 @@ json to_json(const Report& r) {
   j["config"] = {{"seed", r.options.seed},
                  {"points", r.options.points},
                  {"properties", r.options.properties},
+                 {"property_cases", r.options.property_cases},
                  {"plots", r.options.plots},
                  {"planted_regression_ulps", r.options.planted_regression_ulps}};
   j["measures"] = {
@@ -120,6 +121,7 @@ json to_json(const Report& r) {
   }
   j["properties"] = {{"status", p.status},
                      {"reason", p.reason},
+                     {"rc_params", p.rc_params},
                      {"exit_code", p.status == "run" ? json(p.exit_code) : json(nullptr)},
                      {"summary", {{"tests", p.tests.size()}, {"passed", passed},
                                   {"failed", failed}, {"skipped", skipped}}},

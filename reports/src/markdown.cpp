@@ -168,7 +168,8 @@ std::string to_markdown(const json& j) {
     o << s["tests"].get<std::size_t>() << " checks: " << s["passed"].get<std::size_t>()
       << " passed, " << s["failed"].get<std::size_t>() << " failed, "
       << s["skipped"].get<std::size_t>() << " skipped (exit status "
-      << p["exit_code"].get<int>() << "). Cases are RapidCheck's count where the suite reports it.\n\n"
+      << p["exit_code"].get<int>() << ", RC_PARAMS `" << p["rc_params"].get<std::string>()
+      << "`). Cases are RapidCheck's count where the suite reports it.\n\n"
       << "check | Lean theorem | cases | outcome | counterexample\n---|---|---:|---|---\n";
     for (const auto& t : p["tests"]) {
       o << "`" << t["suite"].get<std::string>() << "." << t["name"].get<std::string>() << "` | "

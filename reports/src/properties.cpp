@@ -96,7 +96,12 @@ Properties run_properties(const Options& opt, const std::string& scratch_dir) {
   const std::string log_path = scratch_dir + "/proptests.log";
   std::vector<std::string> env;
   // The report's seed drives RapidCheck too (same seed, same cases), unless the user set RC_PARAMS.
-  if (!getenv("RC_PARAMS")) env.push_back("RC_PARAMS=seed=" + std::to_string(opt.seed));
+  if (const char* user = getenv("RC_PARAMS")) {
+    p.rc_params = user;
+  } else {
+    p.rc_params = "seed=" + std::to_string(opt.seed) + " max_success=" + std::to_string(opt.property_cases);
+    env.push_back("RC_PARAMS=" + p.rc_params);
+  }
   std::string why;
   p.exit_code = run_process({p.executable, "--gtest_output=json:" + json_path, "--gtest_color=no"},
                             "", log_path, env, &why);

@@ -23,7 +23,7 @@ inline constexpr const char* kSchema = "gelucheck.report/1";
 inline constexpr std::uint64_t kDefaultSeed = 1;
 // Random + grid points per format (hard points and specials come on top). 2 formats × 2 forms ×
 // 2 quantities reference enclosures per point; see docs/report.md for the measured run time.
-inline constexpr std::size_t kDefaultPoints = 20000;
+inline constexpr std::size_t kDefaultPoints = 50000;
 inline constexpr std::size_t kMinPoints = 16;
 inline constexpr std::size_t kMaxPoints = 100000000;
 
@@ -33,6 +33,8 @@ struct Options {
   unsigned threads = 2;       // results never depend on it (each point is written to its own slot)
   bool progress = false;      // progress line on stderr (the CLI sets it when stderr is a tty)
   bool properties = true;     // run the property suite
+  // RapidCheck cases per property (RC_PARAMS max_success; the suite's default CTest tier uses 1000).
+  unsigned property_cases = 1000;
   std::string proptests;      // its executable; empty = the one built with gelucheck (if any)
   bool plots = true;          // draw the plots with gnuplot
   // TEST ONLY: moves every result of the accurate path this many ulps (of its format) away from
@@ -132,6 +134,7 @@ struct Properties {
   // run or its output not read; `reason` says why).
   std::string status = "skipped";
   std::string reason, executable;
+  std::string rc_params;         // the RC_PARAMS the suite ran with
   int exit_code = 0;
   std::vector<PropertyTest> tests;
 };
