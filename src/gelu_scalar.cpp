@@ -119,6 +119,22 @@ constexpr double kTanhTail = 0x1p+5;
 // value underflows to -0 already below -38.58; the kernel handles [-40, -38.58] by rounding.)
 constexpr double kErfTail = 0x1.4p+5;
 
+// Tiny |x| < 2^-40 (0x1p-40), value of either form: f(x) = x/2 + x^2/sqrt(2 pi) + O(x^4) (tanh:
+// x sigma(t) with t = K1 x + O(x^3), sigma(t) = 1/2 + t/4 + O(t^3), K1/4 = 1/sqrt(2 pi); erf:
+// x Phi(x), Phi(x) = 1/2 + x/sqrt(2 pi) + O(x^3)): relative truncation <= x^3 < 2^-120. Why a
+// branch: x/2 of an odd subnormal is a binary64/binary32 MIDPOINT, and f(x) > x/2 for every
+// x != 0 (x (sigma(t) - 1/2) > 0, x (Phi(x) - 1/2) > 0), so the rounding must go up; in long
+// double x/2 + x^2 c rounds back to x/2 once x^2 c < ulp/2, and a tie would then round to even.
+// So when the correction is lost, the kernel returns the next long double above x/2: f lies
+// strictly between x/2 and it (1 ulp = 2^-63 relative), and no binary64/binary32 value or
+// midpoint does, so both roundings are the correct ones.
+constexpr double kTiny = 0x1p-40;
+LD tiny_value(double x) {
+  const LD half = 0.5L * static_cast<LD>(x);  // exact
+  const LD y = half + static_cast<LD>(x) * static_cast<LD>(x) * k::kInvSqrt2PiL;
+  return y == half ? nextafterl(half, HUGE_VALL) : y;
+}
+
 // ---- the kernel -------------------------------------------------------------------------------
 // t = K1 x + K2 x^3 = x (K1 + K2 x^2) in double-double, for |x| <= 32.
 DD tanh_arg(double x) {
@@ -154,6 +170,7 @@ LD tanh_kernel(Quantity q, double x) {
   if (x > kTanhTail) return q == Quantity::value ? static_cast<LD>(x) : 1.0L;
   if (x < -kTanhTail) return -0.0L;
   const LD X = x;
+  if (q == Quantity::value && std::fabs(x) < kTiny) return x == 0 ? X : tiny_value(x);
   if (q == Quantity::derivative && std::fabs(x - k::kTanhZeroHi) <= k::kTanhZeroRadius)
     return near_zero(x, k::kTanhZeroHi, k::kTanhZeroLo, k::kTanhZeroPoly);
   LD th, tl;
@@ -170,6 +187,7 @@ LD erf_kernel(Quantity q, double x) {
   if (x > kErfTail) return q == Quantity::value ? static_cast<LD>(x) : 1.0L;
   if (x < -kErfTail) return -0.0L;
   const LD X = x;
+  if (q == Quantity::value && std::fabs(x) < kTiny) return x == 0 ? X : tiny_value(x);
   if (q == Quantity::value) return 0.5L * X * erfc_of(x);
   if (std::fabs(x - k::kErfZeroHi) <= k::kErfZeroRadius)
     return near_zero(x, k::kErfZeroHi, k::kErfZeroLo, k::kErfZeroPoly);

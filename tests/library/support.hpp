@@ -1,0 +1,37 @@
+// Shared helpers of the library tests: the functions by index, the hard points of DESIGN.md,
+// failure messages as hex floats (input, expected, got).
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "gelucheck/common.hpp"
+#include "gelucheck/gelu.hpp"
+
+namespace gelucheck::testing {
+
+struct Fn {
+  Form form;
+  Quantity q;
+  const char* name;
+};
+inline constexpr Fn kFns[4] = {{Form::tanh, Quantity::value, "tanh value"},
+                               {Form::tanh, Quantity::derivative, "tanh derivative"},
+                               {Form::erf, Quantity::value, "erf value"},
+                               {Form::erf, Quantity::derivative, "erf derivative"}};
+
+double eval(const Fn& f, double x, Path p = Path::accurate);
+float eval(const Fn& f, float x, Path p = Path::accurate);
+
+// The zero of the derivative of each form, rounded to double (constants.hpp has it as a pair;
+// these are typed from DESIGN.md's facts table so that the tests do not take them from src/).
+double derivative_zero(Form f);
+
+// Points every accuracy test covers: the DESIGN.md facts and hard points, the thresholds of
+// src/gelu_scalar.cpp and their neighbours, huge |x|, specials excluded (tested apart).
+std::vector<double> hard_points();
+
+std::string hex(double x);
+std::string hex_ld(long double x);
+
+}  // namespace gelucheck::testing
