@@ -1,8 +1,12 @@
 #!/usr/bin/env bash
-# The README's main command: set up (packages, configure, build), then run gelucheck's main job.
+# The README's main command: set up (packages, configure, build), then run gelucheck's main job,
+# `gelucheck report` with its defaults (seed 1, 50000 points per format, the property suite),
+# into ${GELUCHECK_REPORT_DIR:-build/report}. Extra arguments go to `gelucheck report`
+# (e.g. --gate, --seed S, --points N; `gelucheck report --help` lists them).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${GELUCHECK_BUILD_DIR:-$root/build}
+out=${GELUCHECK_REPORT_DIR:-$build/report}
 "$root/scripts/setup.sh"
-printf '%s\n' -3 -1 0 0.5 1 2 -20 -0x1.8p+5 inf nan |
-  "$build/cli/gelucheck" eval --impl reference --form tanh --quantity value --format binary64
+"$build/cli/gelucheck" report --out "$out" "$@"
+echo "main: open $out/report.md (tables, worst cases, properties, plots *.png); $out/report.json is the same for machines (docs/report.md)"
