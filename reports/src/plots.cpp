@@ -81,13 +81,14 @@ void panel_script(std::ofstream& gp, const Report& rep, Format fmt, bool histogr
       if (!acc || !nai) continue;
       gp << "set title '" << name(form) << " " << name(q) << " (" << type_name(fmt) << ")'\n";
       if (histogram) {
-        gp << "plot 'plot-data/hist_" << stem(*acc) << ".dat' using 1:($2>0?$2:NaN) with steps lw 2 "
-              "lc rgb '#1f77b4' title 'accurate', 'plot-data/hist_" << stem(*nai)
-           << ".dat' using 1:($2>0?$2:NaN) with steps lw 2 lc rgb '#d62728' title 'naive'\n";
+        // naive first, so that accurate is drawn on top where they coincide
+        gp << "plot 'plot-data/hist_" << stem(*nai) << ".dat' using 1:($2>0?$2:NaN) with steps lw 2 "
+              "lc rgb '#d62728' title 'naive', 'plot-data/hist_" << stem(*acc)
+           << ".dat' using 1:($2>0?$2:NaN) with steps lw 2 lc rgb '#1f77b4' title 'accurate'\n";
       } else {
-        gp << "plot 'plot-data/ulp_" << stem(*acc) << ".dat' with points pt 7 ps 0.4 lc rgb "
-              "'#1f77b4' title 'accurate', 'plot-data/ulp_" << stem(*nai)
-           << ".dat' with points pt 7 ps 0.4 lc rgb '#d62728' title 'naive', "
+        gp << "plot 'plot-data/ulp_" << stem(*nai) << ".dat' with points pt 7 ps 0.4 lc rgb "
+              "'#d62728' title 'naive', 'plot-data/ulp_" << stem(*acc)
+           << ".dat' with points pt 7 ps 0.4 lc rgb '#1f77b4' title 'accurate', "
            << claim->max_ulp << " with lines dt 2 lc rgb 'black' title 'claim of accurate: "
            << claim->max_ulp << " ulp'\n";
       }
