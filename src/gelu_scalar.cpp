@@ -56,6 +56,9 @@ namespace {
 
 namespace k = constants;
 using LD = long double;
+// The whole error analysis assumes x87 extended precision (64-bit significand, 15-bit exponent).
+static_assert(std::numeric_limits<LD>::digits == 64 && std::numeric_limits<LD>::max_exponent == 16384,
+              "the accurate path needs x87 80-bit long double");
 
 struct DD {
   double hi, lo;
