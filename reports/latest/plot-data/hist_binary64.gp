@@ -1,0 +1,18 @@
+set terminal pngcairo size 1400,1000 font ',10'
+set output 'hist_binary64.png'
+set multiplot layout 2,2 title 'histogram of ulp errors, binary64, all 50123 inputs'
+set logscale y
+set grid
+set xlabel 'k: error in (2^{k-1}, 2^k]  (-22: zero, 66: infinite)'
+set ylabel 'inputs'
+set key top right
+set xrange [-23:67]
+set title 'tanh value (double)'
+plot 'plot-data/hist_binary64_tanh_value_naive.dat' using 1:($2>0?$2:NaN) with steps lw 2 lc rgb '#d62728' title 'naive', 'plot-data/hist_binary64_tanh_value_accurate.dat' using 1:($2>0?$2:NaN) with steps lw 2 lc rgb '#1f77b4' title 'accurate'
+set title 'tanh derivative (double)'
+plot 'plot-data/hist_binary64_tanh_derivative_naive.dat' using 1:($2>0?$2:NaN) with steps lw 2 lc rgb '#d62728' title 'naive', 'plot-data/hist_binary64_tanh_derivative_accurate.dat' using 1:($2>0?$2:NaN) with steps lw 2 lc rgb '#1f77b4' title 'accurate'
+set title 'erf value (double)'
+plot 'plot-data/hist_binary64_erf_value_naive.dat' using 1:($2>0?$2:NaN) with steps lw 2 lc rgb '#d62728' title 'naive', 'plot-data/hist_binary64_erf_value_accurate.dat' using 1:($2>0?$2:NaN) with steps lw 2 lc rgb '#1f77b4' title 'accurate'
+set title 'erf derivative (double)'
+plot 'plot-data/hist_binary64_erf_derivative_naive.dat' using 1:($2>0?$2:NaN) with steps lw 2 lc rgb '#d62728' title 'naive', 'plot-data/hist_binary64_erf_derivative_accurate.dat' using 1:($2>0?$2:NaN) with steps lw 2 lc rgb '#1f77b4' title 'accurate'
+unset multiplot

@@ -1,0 +1,19 @@
+set terminal pngcairo size 1400,1000 font ',10'
+set output 'ulp_binary32.png'
+set multiplot layout 2,2 title 'ulp error against x, binary32 (max per bin of width 0.05; 0 drawn at 1e-4), seed 1'
+set logscale y
+set format y '10^{%L}'
+set xrange [-40:10]
+set grid
+set xlabel 'x'
+set ylabel 'ulp error'
+set key top left
+set title 'tanh value (float)'
+plot 'plot-data/ulp_binary32_tanh_value_naive.dat' with points pt 7 ps 0.4 lc rgb '#d62728' title 'naive', 'plot-data/ulp_binary32_tanh_value_accurate.dat' with points pt 7 ps 0.4 lc rgb '#1f77b4' title 'accurate', 0.5 with lines dt 2 lc rgb 'black' title 'claim of accurate: 0.5 ulp'
+set title 'tanh derivative (float)'
+plot 'plot-data/ulp_binary32_tanh_derivative_naive.dat' with points pt 7 ps 0.4 lc rgb '#d62728' title 'naive', 'plot-data/ulp_binary32_tanh_derivative_accurate.dat' with points pt 7 ps 0.4 lc rgb '#1f77b4' title 'accurate', 0.5 with lines dt 2 lc rgb 'black' title 'claim of accurate: 0.5 ulp'
+set title 'erf value (float)'
+plot 'plot-data/ulp_binary32_erf_value_naive.dat' with points pt 7 ps 0.4 lc rgb '#d62728' title 'naive', 'plot-data/ulp_binary32_erf_value_accurate.dat' with points pt 7 ps 0.4 lc rgb '#1f77b4' title 'accurate', 0.5 with lines dt 2 lc rgb 'black' title 'claim of accurate: 0.5 ulp'
+set title 'erf derivative (float)'
+plot 'plot-data/ulp_binary32_erf_derivative_naive.dat' with points pt 7 ps 0.4 lc rgb '#d62728' title 'naive', 'plot-data/ulp_binary32_erf_derivative_accurate.dat' with points pt 7 ps 0.4 lc rgb '#1f77b4' title 'accurate', 0.5 with lines dt 2 lc rgb 'black' title 'claim of accurate: 0.5 ulp'
+unset multiplot
