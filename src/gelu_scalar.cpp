@@ -50,6 +50,7 @@
 #include "gelucheck/constants.hpp"
 #include "gelucheck/gelu.hpp"
 #include "gelucheck/gelu_kernel.hpp"
+#include "double_double.hpp"
 
 namespace gelucheck {
 namespace {
@@ -60,50 +61,11 @@ using LD = long double;
 static_assert(std::numeric_limits<LD>::digits == 64 && std::numeric_limits<LD>::max_exponent == 16384,
               "the accurate path needs x87 80-bit long double");
 
-struct DD {
-  double hi, lo;
-};
+using dd::add;
+using dd::DD;
+using dd::mul;
+using dd::two_prod;
 
-// Error-free transforms in binary64 (round to nearest, no FMA: the build pins -ffp-contract=off).
-// two_sum: s + e == a + b exactly (Knuth). fast_two_sum needs |a| >= |b| (Dekker).
-DD two_sum(double a, double b) {
-  double s = a + b;
-  double bb = s - a;
-  return {s, (a - (s - bb)) + (b - bb)};
-}
-DD fast_two_sum(double a, double b) {
-  double s = a + b;
-  return {s, b - (s - a)};
-}
-// Veltkamp split: a == h + l with h, l of <= 26 bits; exact for |a| < 2^995 (used for |a| <= 2^12).
-void split(double a, double& h, double& l) {
-  double c = 134217729.0 * a;  // 2^27 + 1
-  h = c - (c - a);
-  l = a - h;
-}
-// Dekker's product: p + e == a * b exactly unless the product underflows (|a b| < 2^-969); in
-// that case e absorbs an absolute error below 2^-1000, irrelevant to every use below (the
-// arguments only matter to an ABSOLUTE accuracy of 2^-62, see the budget).
-DD two_prod(double a, double b) {
-  double p = a * b, ah, al, bh, bl;
-  split(a, ah, al);
-  split(b, bh, bl);
-  return {p, ((ah * bh - p) + ah * bl + al * bh) + al * bl};
-}
-// (a.hi + a.lo) * b, relative error <= 2^-104 or so.
-DD mul(DD a, double b) {
-  DD p = two_prod(a.hi, b);
-  return fast_two_sum(p.hi, p.lo + a.lo * b);
-}
-DD mul(DD a, DD b) {
-  DD p = two_prod(a.hi, b.hi);
-  return fast_two_sum(p.hi, p.lo + (a.hi * b.lo + a.lo * b.hi));
-}
-// a + b for a, b of the same sign (no cancellation).
-DD add(DD a, DD b) {
-  DD s = two_sum(a.hi, b.hi);
-  return fast_two_sum(s.hi, s.lo + (a.lo + b.lo));
-}
 // The double-double a as a long double pair H + L exactly (Fast2Sum in long double, |hi| >= |lo|).
 void to_ld_pair(DD a, LD& h, LD& l) {
   h = static_cast<LD>(a.hi) + static_cast<LD>(a.lo);
@@ -235,20 +197,30 @@ long double accurate_kernel(Form form, Quantity q, double x) {
 }
 }  // namespace detail
 
+// The accurate path: the fast path of gelu_fast.cpp when its rounding test proves its result
+// (correctly rounded in binary32, faithful in binary64), else the kernel above rounded once.
 double scalar(Form form, double x, Path path) {
   if (path == Path::naive) return naive_value(form, x);
+  double r;
+  if (detail::fast_only(form, Quantity::value, x, &r)) return r;
   return static_cast<double>(detail::accurate_kernel(form, Quantity::value, x));
 }
 float scalar(Form form, float x, Path path) {
   if (path == Path::naive) return naive_value(form, x);
+  float r;
+  if (detail::fast_only(form, Quantity::value, x, &r)) return r;
   return static_cast<float>(detail::accurate_kernel(form, Quantity::value, x));
 }
 double scalar_deriv(Form form, double x, Path path) {
   if (path == Path::naive) return naive_deriv(form, x);
+  double r;
+  if (detail::fast_only(form, Quantity::derivative, x, &r)) return r;
   return static_cast<double>(detail::accurate_kernel(form, Quantity::derivative, x));
 }
 float scalar_deriv(Form form, float x, Path path) {
   if (path == Path::naive) return naive_deriv(form, x);
+  float r;
+  if (detail::fast_only(form, Quantity::derivative, x, &r)) return r;
   return static_cast<float>(detail::accurate_kernel(form, Quantity::derivative, x));
 }
 

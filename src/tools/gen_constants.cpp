@@ -179,6 +179,35 @@ void taylor(bool tanh_form, const char* tag, double guess, double radius, std::s
   std::printf("};\n");
 }
 
+// The fast paths' exp in double-double (src/gelu_fast.cpp): e^a = 2^(k/128) e^r, k = RN(a 128/ln2),
+// r = a - k ln2/128 with ln2/128 = hi + lo, hi rounded to 36 significant bits so that k * hi is
+// exact for |k| < 2^17, and the table 2^(j/128) = hi + lo for j = 0..127.
+void exp_constants() {
+  const R ln2 = [] { R l; mpfr_const_log2(l.backend().data(), MPFR_RNDN); return l; }();
+  const R step = ln2 / 128;
+  R hi36;
+  {
+    mpfr_t t;
+    mpfr_init2(t, 36);
+    mpfr_set(t, step.backend().data(), MPFR_RNDN);
+    hi36 = R(mpfr_get_d(t, MPFR_RNDN));  // exact: 36 bits fit in a double
+    mpfr_clear(t);
+  }
+  std::printf("\n// ln(2)/128 = hi + lo (%s): hi = ln(2)/128 rounded to nearest with 36 significant bits (k * hi\n"
+              "// is exact for |k| < 2^17), lo = RN64(ln(2)/128 - hi). For the fast paths' exp (gelu_fast.cpp).\n"
+              "inline constexpr DoubleDouble kLn2Over128 = {%s, %s};\n",
+              dec(step, 34).c_str(), hexd(rn_double(hi36)).c_str(), hexd(rn_double(step - hi36)).c_str());
+  scalar("kInvLn2Over128", "128/ln(2)", 128 / ln2);
+  std::printf("// 2^(j/128) = hi + lo for j = 0..127: hi = RN64(real), lo = RN64(real - hi)\n"
+              "inline constexpr DoubleDouble kExp2Table[128] = {\n");
+  for (int j = 0; j < 128; ++j) {
+    R v = boost::multiprecision::exp2(R(j) / 128);
+    double hi = rn_double(v);
+    std::printf("    {%s, %s},\n", hexd(hi).c_str(), hexd(rn_double(v - R(hi))).c_str());
+  }
+  std::printf("};\n");
+}
+
 }  // namespace
 
 int main() {
@@ -216,8 +245,11 @@ int main() {
   scalar_ld("kTwoSqrt2OverPiL", "2 sqrt(2/pi)", 2 * s2pi);
   scalar_ld("kSixSqrt2OverPiCubicL", "6 sqrt(2/pi) * 0.044715", 6 * s2pi * c);
   scalar_ld("kInvSqrt2PiL", "1/sqrt(2 pi)", 1 / sqrtR(2 * pi()));
+  pair("kSixSqrt2OverPiCubic", "6 sqrt(2/pi) * 0.044715", 6 * s2pi * c);
+  scalar("kInvSqrt2PiD", "1/sqrt(2 pi)", 1 / sqrtR(2 * pi()));
   taylor(true, "Tanh", -0.7524614220710163, 0.125, 16);
   taylor(false, "Erf", -0.7517915246935645, 0.125, 16);
+  exp_constants();
   std::printf("\n}  // namespace gelucheck::constants\n");
   // Do the seeds' run-time expressions give the correctly rounded constants?
   std::fprintf(stderr, "sqrt(2/pi) expr %s CR; sqrt(2) expr %s; sqrt(2 pi) expr %s\n",

@@ -105,5 +105,33 @@ TEST(LibraryConstants, TaylorPolynomialsAtTheDerivativeZero) {
   EXPECT_TRUE(same_bits(k::kErfZeroHi, derivative_zero(Form::erf)));
 }
 
+
+// The fast paths' constants (src/gelu_fast.cpp): 6 sqrt(2/pi) 0.044715 as a pair, 1/sqrt(2 pi) in
+// binary64, and exp_dd's: ln2/128 = hi + lo with hi of at most 36 significant bits (so that k hi
+// is exact for |k| < 2^17) and |ln2/128 - hi - lo| <= 2^-99, 128/ln2 rounded, 2^(j/128) pairs.
+TEST(LibraryConstants, FastPathConstants) {
+  expect_pair(k::kSixSqrt2OverPiCubic, M(6) * s2p * c, "kSixSqrt2OverPiCubic");
+  EXPECT_TRUE(same_bits(k::kInvSqrt2PiD, (M(1) / sqrt(M(2) * M::pi())).rn()));
+  M ln2;
+  mpfr_const_log2(ln2.v, MPFR_RNDN);
+  const M step = ln2 / M(128);
+  int e;
+  const double m = std::frexp(k::kLn2Over128.hi, &e);  // hi = m 2^e, m in [1/2, 1)
+  EXPECT_EQ(std::ldexp(m, 36), std::trunc(std::ldexp(m, 36))) << "hi has more than 36 significant bits";
+  const M rest = step - k::kLn2Over128.hi;
+  EXPECT_TRUE(same_bits(k::kLn2Over128.lo, rest.rn()));
+  const M rest2 = rest - k::kLn2Over128.lo;
+  EXPECT_LE(std::fabs(rest2.rn()), 0x1p-99);
+  EXPECT_LE(std::fabs((step - k::kLn2Over128.hi).rn()), 0x1p-36 * k::kLn2Over128.hi);  // hi is the 36-bit rounding
+  EXPECT_TRUE(same_bits(k::kInvLn2Over128, (M(128) / ln2).rn()));
+  for (int j = 0; j < 128; ++j) {
+    M v, jj(j);
+    mpfr_div_ui(jj.v, jj.v, 128, MPFR_RNDN);  // j/128 exact
+    mpfr_exp2(v.v, jj.v, MPFR_RNDN);
+    const M r = v - k::kExp2Table[j].hi;
+    EXPECT_TRUE(same_bits(k::kExp2Table[j].hi, v.rn()) && r.rn() == k::kExp2Table[j].lo) << "2^(" << j << "/128)";
+  }
+}
+
 }  // namespace
 }  // namespace gelucheck::testing
