@@ -42,7 +42,7 @@
 // has |r - f| <= ulp/2 + e |f| < (1/2 + e 2^53) ulp(f) <= (1/2 + 2^-3) ulp: FAITHFUL for e <= 2^-56
 // (subnormal results: ulp is larger, the bound only improves). binary32: RN32(y') is the correct
 // rounding of f unless y' lies within e|y'| of a binary32 midpoint; tests/library/
-// float_exhaustive_test.cpp counts such inputs over all 2^32 floats (must be 0, or be listed).
+// float_midpoint_test.cpp counts such inputs over all 2^32 floats (must be 0, or be listed).
 // =============================================================================================
 #include <cmath>
 #include <limits>

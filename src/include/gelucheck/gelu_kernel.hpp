@@ -20,6 +20,18 @@ constexpr long double kernel_rel_bound(Form form, Quantity q) {
   if (q == Quantity::derivative) return 0x1p-56L;
   return form == Form::tanh ? 0x1p-60L : 0x1p-59L;
 }
+// The same bound at x. It is tighter for the derivatives at |x| <= 2^-10, where their two terms
+// a + b (src/gelu_scalar.cpp, "Error budget") do not cancel: tanh a = 1 + E in [1.99, 2.01] and
+// |b| = |x t' E| <= 2^-10 * 1.6 * 1.01 < 0.0016; erf a = erfc(z)/2 in [0.4996, 0.5004] and
+// |b| = |x| e^-q / sqrt(2 pi) < 0.0004; so L = (|a| + |b|)/|a + b| <= 1.02 and the budget gives
+// tanh 1.02 * 12u + 17u < 29.3u and erf 1.02 * 15.5u + u < 16.9u, both <= 32u = 2^-59. Needed by
+// the binary32 proof: f'(x) = 1/2 + sqrt(2/pi) x + O(x^3) passes within 2^-57 of the binary32
+// midpoint 1/2 + 2^-25 at x = 0x1.40d932p-25 (and of 1/2 - 2^-26 at -0x1.40d932p-26), closer
+// than the general 2^-56 (tests/library/float_midpoint_test.cpp).
+constexpr long double kernel_rel_bound(Form form, Quantity q, double x) {
+  if (q == Quantity::derivative && x >= -0x1p-10 && x <= 0x1p-10) return 0x1p-59L;
+  return kernel_rel_bound(form, q);
+}
 
 // The fast paths (src/gelu_fast.cpp, error bounds derived there): a cheap evaluation in binary64
 // arithmetic with a rigorous relative error bound e, then a rounding test. Returns true and
