@@ -61,7 +61,10 @@ int run(const EvalOptions& o) {
   std::string line;
   for (long lineno = 1; std::getline(std::cin, line); ++lineno) {
     if (skippable(line)) continue;
-    const std::optional<double> parsed = parse_real(line);
+    // CRLF input is accepted; the \r is no part of the text (nor of a message quoting it).
+    if (line.back() == '\r') line.pop_back();
+    // One rounding from the text to the format (DESIGN.md §4), not via binary64 first.
+    const std::optional<double> parsed = parse_real(line, fmt);
     if (!parsed) {
       std::fflush(stdout);
       std::fprintf(stderr,
@@ -71,7 +74,7 @@ int run(const EvalOptions& o) {
       rc = kExitBadInput;
       continue;
     }
-    const double x = round_to_format(*parsed, fmt);
+    const double x = *parsed;
     double r;
     try {
       r = impl == Impl::reference ? ref::correctly_rounded(form, q, x, fmt)
@@ -102,7 +105,7 @@ std::function<int()> add_eval_command(CLI::App& app) {
   sub->footer(
       "Input: one number per line: decimal or C99 hex float (0x1.8p-3), inf, -inf or nan. Empty,\n"
       "blank and #-comment lines are skipped. Each input is first rounded to nearest-even in\n"
-      "--format; that value is the one used.\n"
+      "--format, once, from the exact number written; that value is the one used.\n"
       "Output, one line per input, tab-separated: the input used (C99 hex float), the result\n"
       "(C99 hex float), the result in decimal with just enough digits to round-trip in --format.\n"
       "A bad line: message on stderr with its line number, nothing on stdout, eval goes on and\n"

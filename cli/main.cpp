@@ -1,15 +1,30 @@
 // `gelucheck`: the top-level command. It registers the subcommands of commands.hpp and runs the
 // chosen one. Exit codes (docs/cli.md): 0 ok; 1 bad input (a line eval could not parse); 2 usage
 // (unknown option, bad value, no subcommand — CLI11's message); 3 a computation or I/O failure
-// (e.g. the reference reached its precision cap), never a silently wrong answer; 4 report --gate.
+// (e.g. the reference reached its precision cap, or stdout could not be written — `--help >
+// /dev/full`), never a silently wrong answer; 4 report --gate.
 #include <cstdio>
 #include <exception>
+#include <iostream>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "commands.hpp"
 #include "exit_codes.hpp"
+
+namespace {
+// Flushes both stdout views (iostream, used by CLI11's help, and stdio); false, with a message on
+// stderr, when anything written to stdout could not be written.
+bool stdout_written() {
+  std::cout.flush();
+  if (!std::cout || std::fflush(stdout) != 0 || std::ferror(stdout)) {
+    std::fprintf(stderr, "gelucheck: cannot write to standard output\n");
+    return false;
+  }
+  return true;
+}
+}  // namespace
 
 int main(int argc, char** argv) {
   namespace cli = gelucheck::cli;
@@ -32,18 +47,39 @@ int main(int argc, char** argv) {
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
+    // An unknown first word: CLI11 reports only "A subcommand is required" (require_subcommand
+    // is checked before the leftover arguments), which hides the typo. Name the word instead.
+    if (dynamic_cast<const CLI::RequiredError*>(&e) != nullptr && app.get_subcommands().empty() &&
+        !app.remaining().empty()) {
+      const std::string word = app.remaining().front();
+      std::string known;
+      for (const auto& [sub, action] : commands)
+        known += (known.empty() ? "" : ", ") + sub->get_name();
+      std::fprintf(stderr, "gelucheck: unknown %s \"%s\" (the subcommands are: %s)\n"
+                           "Run with --help for more information.\n",
+                   word.rfind('-', 0) == 0 ? "option" : "subcommand", word.c_str(), known.c_str());
+      return cli::kExitUsage;
+    }
     // --help and --version are "errors" with exit code 0 in CLI11; every real parse error is a
     // usage error (2) whatever CLI11's own numbering.
     const int rc = app.exit(e);
+    if (rc == 0 && !stdout_written()) return cli::kExitFailure;
     return rc == 0 ? cli::kExitOk : cli::kExitUsage;
   }
+  int rc = cli::kExitUsage;  // stays so only if no subcommand ran: unreachable (require_subcommand)
   try {
     for (auto& [sub, action] : commands)
-      if (sub->parsed()) return action();
+      if (sub->parsed()) {
+        rc = action();
+        break;
+      }
   } catch (const std::exception& e) {
     std::fflush(stdout);
     std::fprintf(stderr, "gelucheck: %s\n", e.what());
     return cli::kExitFailure;
   }
-  return cli::kExitUsage;  // unreachable: require_subcommand(1)
+  // Output the action buffered but could not write (full disk, closed pipe) is a failure, not a
+  // success that lost its results.
+  if (rc == cli::kExitOk && !stdout_written()) return cli::kExitFailure;
+  return rc;
 }

@@ -3,6 +3,7 @@
 #include <bit>
 #include <cctype>
 #include <cerrno>
+#include <cfenv>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -101,6 +102,65 @@ std::optional<double> parse_real(std::string_view s) {
   // ERANGE is fine: overflow gives ±inf and underflow the correctly rounded subnormal or zero,
   // which is what "round to nearest" means for an input out of range.
   return v;
+}
+
+namespace {
+// Sets the rounding mode for its lifetime; restores the previous one however it is left.
+class RoundingMode {
+ public:
+  explicit RoundingMode(int mode) : saved_(std::fegetround()) { std::fesetround(mode); }
+  ~RoundingMode() { std::fesetround(saved_); }
+  RoundingMode(const RoundingMode&) = delete;
+  RoundingMode& operator=(const RoundingMode&) = delete;
+
+ private:
+  int saved_;
+};
+
+std::optional<double> parse_real_rounded(std::string_view s, int mode) {
+  const RoundingMode guard(mode);
+  return parse_real(s);  // glibc's strtod rounds in the current mode, decimal and hex alike
+}
+}  // namespace
+
+// One rounding from the string to fmt, by an enclosure (no big-number arithmetic needed).
+//
+// Let s be the exact value written and RN the rounding to nearest-even in fmt (round_to_format).
+// strtod under FE_DOWNWARD / FE_UPWARD gives doubles lo = RD64(s) <= s <= hi = RU64(s) (checked
+// in tests/common: glibc honours the mode for decimal and hex input, and out of range gives
+// ±DBL_MAX / ±0 / ±2^-1074 as the directed rounding demands).
+//  * lo == hi: s is that double and RN(lo) is exact (round_to_format rounds a double once).
+//  * lo <  hi: lo and hi are ADJACENT doubles and s lies strictly between them. RN is constant
+//    on each open interval between consecutive "boundaries" of fmt: the midpoints of adjacent
+//    values of fmt and the overflow threshold (2 - 2^-p)·2^emax. Every boundary is a double (it
+//    has p + 1 <= 25 significant bits and lies in [2^(emin-p), 2^(emax+1)], well inside double's
+//    range), so none lies strictly between lo and hi. Hence if RN(lo) == RN(hi), that is RN(s).
+//    Otherwise exactly one boundary m lies in [lo, hi] (two boundaries are at least 2^(e-p)
+//    apart, far more than one double ulp 2^(e-52)), so m == lo or m == hi, and a, b = RN(lo),
+//    RN(hi) are the two values of fmt around m. If m == hi, s < m and RN(s) = a; if m == lo,
+//    s > m and RN(s) = b. m = a/2 + b/2 exactly (halving a value of fmt >= 2^(emin-p+1) stays
+//    normal in double, and the sum has p + 1 bits); when one of a, b is infinite, m is the
+//    overflow threshold with the finite one's sign.
+//  * Signed zero: s = -0 gives lo = hi = -0; a tiny negative s gives lo = -2^-1074, hi = -0, both
+//    rounding to -0 in fmt (round_to_format keeps the sign). NaN and ±inf: lo == hi.
+std::optional<double> parse_real(std::string_view s, Format fmt) {
+  const std::optional<double> nearest = parse_real(s);
+  if (!nearest || fmt == Format::binary64 || std::isnan(*nearest)) return nearest;
+  const double lo = *parse_real_rounded(s, FE_DOWNWARD);  // same syntax: parses again
+  const double hi = *parse_real_rounded(s, FE_UPWARD);
+  const double a = round_to_format(lo, fmt), b = round_to_format(hi, fmt);
+  if (lo == hi || same_bits(a, b)) return a;
+  double m;
+  if (std::isinf(a) || std::isinf(b)) {
+    const FormatInfo fi = info(fmt);
+    m = std::copysign(std::ldexp(2 - std::ldexp(1.0, -fi.precision), fi.emax), lo);
+  } else {
+    m = a * 0.5 + b * 0.5;
+  }
+  if (m == lo) return b;
+  if (m == hi) return a;
+  // Unreachable by the argument above; refuse rather than guess.
+  return std::nullopt;
 }
 
 std::uint64_t bits(double x) { return std::bit_cast<std::uint64_t>(x); }

@@ -144,6 +144,87 @@ TEST(CliEval, InputsAreConvertedToTheFormatFirst) {
   EXPECT_LE(f[2].size(), 7u) << f[2];
 }
 
+TEST(CliEval, InputsAreRoundedOnceFromTheTextNotViaBinary64) {
+  // By hand (DESIGN.md §4: the nearest value of the format to the number written):
+  // 1 + 2^-24 = 1.000000059604644775390625 is the binary32 midpoint of 1 and 1 + 2^-23, and the
+  // string is 1e-32 above it → 1 + 2^-23. Via binary64 it would land on the midpoint → 1.
+  // 1 + 2^-11 = 1.00048828125 is the binary16 midpoint of 1 and 1 + 2^-10; 1e-26 above → up.
+  // 0x1.000001000000001p+0 has 60 significant bits: 1 + 2^-24 + 2^-60, above the midpoint.
+  // 65520 is the binary16 midpoint of 65504 and 2^16 (= overflow): ties to even → inf; just
+  // below it → 65504. An exact decimal midpoint 1.000000178813934326171875 = 1 + 3·2^-24 ties
+  // to the even 1 + 2^-22. bfloat16: 1 + 2^-8 + 2^-60 → 1 + 2^-7.
+  struct Case { const char* fmt; const char* in; double x; };
+  const Case cases[] = {
+      {"binary32", "1.00000005960464477539062500000001", 0x1.000002p+0},
+      {"binary32", "1.000000059604644775390625", 1.0},
+      {"binary32", "1.000000178813934326171875", 0x1.000004p+0},
+      {"binary32", "0x1.000001000000001p+0", 0x1.000002p+0},
+      {"binary32", "-0x1.000001000000001p+0", -0x1.000002p+0},
+      {"binary16", "1.00048828125000000000000001", 0x1.004p+0},
+      {"binary16", "1.00048828124999999999999999", 1.0},
+      {"binary16", "65520", INFINITY},
+      {"binary16", "65519.999999999999999999", 65504.0},
+      {"binary16", "-65519.999999999999999999", -65504.0},
+      {"bfloat16", "0x1.010000000000001p+0", 0x1.02p+0},
+  };
+  for (const Case& c : cases) {
+    const Format fmt = *parse_format(c.fmt);
+    const Outcome r = gelucheck(std::string("eval --format ") + c.fmt, std::string(c.in) + "\n");
+    ASSERT_EQ(r.code, 0) << c.in << ": " << r.err;
+    const auto lines = r.lines();
+    ASSERT_EQ(lines.size(), 1u) << r.out;
+    SCOPED_TRACE(std::string(c.fmt) + " " + c.in);
+    expect_line(lines[0], c.x, ref::correctly_rounded(Form::tanh, Quantity::value, c.x, fmt), fmt);
+  }
+  // binary64 is unchanged: the input is the nearest double (1 + 2^-53 ties to 1; above → up).
+  const Outcome d = gelucheck("eval", "1.00000000000000011102230246251565404236316680908203125\n"
+                                      "1.000000000000000111022302462515654042363166809082031251\n");
+  ASSERT_EQ(d.code, 0) << d.err;
+  ASSERT_EQ(d.lines().size(), 2u);
+  EXPECT_EQ(split_tabs(d.lines()[0])[0], "0x1p+0");
+  EXPECT_EQ(split_tabs(d.lines()[1])[0], "0x1.0000000000001p+0");
+}
+
+TEST(CliEval, CrlfBadLineIsQuotedWithoutTheCarriageReturn) {
+  const Outcome r = gelucheck("eval", "abc\r\n1\r\n");
+  EXPECT_EQ(r.code, 1);
+  EXPECT_NE(r.err.find("line 1: cannot read \"abc\" as a number"), std::string::npos) << r.err;
+  EXPECT_EQ(r.err.find('\r'), std::string::npos) << r.err;
+  ASSERT_EQ(r.lines().size(), 1u) << r.out;
+  EXPECT_EQ(split_tabs(r.lines()[0])[0], "0x1p+0");
+}
+
+TEST(CliUsage, UnknownSubcommandIsNamed) {
+  for (const char* word : {"bogus", "evl", "--bogus"}) {
+    const Outcome r = gelucheck(word);
+    EXPECT_EQ(r.code, 2) << word;
+    EXPECT_EQ(r.out, "") << word;
+    EXPECT_NE(r.err.find(std::string("\"") + word + "\""), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("eval, report"), std::string::npos) << r.err;
+    EXPECT_EQ(r.err.find("A subcommand is required"), std::string::npos) << r.err;
+  }
+  // No word at all is still CLI11's message.
+  EXPECT_NE(gelucheck("").err.find("A subcommand is required"), std::string::npos);
+}
+
+TEST(CliUsage, UnwritableStdoutIsAFailure) {
+  // /dev/full accepts the open and fails every write with ENOSPC: help, version and eval's
+  // results must not be reported as written (exit 3, a message on stderr).
+  ASSERT_TRUE(std::filesystem::exists("/dev/full"));
+  for (const char* args : {"--help", "--version", "eval --help", "eval"}) {
+    const std::string err = (std::filesystem::temp_directory_path() /
+                             ("gelucheck_cli_full_" + std::to_string(::getpid()))).string();
+    const std::string cmd = std::string("echo 1 | '") + GELUCHECK_BIN + "' " + args +
+                            " >/dev/full 2>'" + err + "'";
+    const int status = std::system(cmd.c_str());
+    const std::string msg = slurp(err);
+    std::filesystem::remove(err);
+    ASSERT_TRUE(WIFEXITED(status)) << args;
+    EXPECT_EQ(WEXITSTATUS(status), 3) << args << ": " << msg;
+    EXPECT_NE(msg, "") << args;
+  }
+}
+
 TEST(CliEval, SpecialInputs) {
   // Limits by hand: f(+inf) = +inf, f(−inf) = −0 (from below), NaN → NaN; f(±0) = ±0;
   // f′(±inf) = 1 / −0, f′(0) = 1/2 exactly.

@@ -3,7 +3,11 @@
 #include <gtest/gtest.h>
 
 #include <cfloat>
+#include <cfenv>
 #include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
 
 #include "gelucheck/common.hpp"
 
@@ -79,6 +83,149 @@ TEST(ParseReal, AcceptsAndRefuses) {
   EXPECT_BITS(-0.0, *parse_real("-0"));
   for (const char* bad : {"", "   ", "abc", "1.0x", "1 2", "--1", "1e", "0x", "nan(1)", "1,5"})
     EXPECT_FALSE(parse_real(bad).has_value()) << "'" << bad << "'";
+}
+
+// glibc's strtod honours the rounding mode, for decimal and hex input: what parse_real(s, fmt)
+// builds its enclosure on. 0x1.00000000000008p+0 = 1 + 2^-53 is the midpoint of 1 and 1 + 2^-52.
+TEST(ParseRealInFormat, StrtodHonoursTheRoundingMode) {
+  const int saved = std::fegetround();
+  const auto in_mode = [](int mode, const char* s) {
+    std::fesetround(mode);
+    const double v = std::strtod(s, nullptr);
+    std::fesetround(FE_TONEAREST);
+    return v;
+  };
+  EXPECT_BITS(1.0, in_mode(FE_DOWNWARD, "0x1.00000000000008p+0"));
+  EXPECT_BITS(1 + 0x1p-52, in_mode(FE_UPWARD, "0x1.00000000000008p+0"));
+  EXPECT_BITS(0x1.9999999999999p-4, in_mode(FE_DOWNWARD, "0.1"));  // 0.1 = 0x1.99999…p-4
+  EXPECT_BITS(0x1.999999999999ap-4, in_mode(FE_UPWARD, "0.1"));
+  EXPECT_BITS(-0x1.999999999999ap-4, in_mode(FE_DOWNWARD, "-0.1"));
+  EXPECT_BITS(DBL_MAX, in_mode(FE_DOWNWARD, "1e400"));
+  EXPECT_BITS(0x1p-1074, in_mode(FE_UPWARD, "1e-400"));
+  EXPECT_BITS(-0.0, in_mode(FE_UPWARD, "-1e-400"));
+  std::fesetround(saved);
+}
+
+TEST(ParseRealInFormat, ReviewersRepros) {
+  // 1 + 2^-24 = 1.000000059604644775390625 is the binary32 midpoint between 1 and 1 + 2^-23;
+  // the string is above it by 1e-32, so the nearest binary32 is 1 + 2^-23. Rounding first to
+  // binary64 lands exactly on the midpoint and ties to 1: the old double rounding.
+  EXPECT_BITS(0x1.000002p+0, *parse_real("1.00000005960464477539062500000001", Format::binary32));
+  // 1 + 2^-11 = 1.00048828125 is the binary16 midpoint between 1 and 1 + 2^-10.
+  EXPECT_BITS(0x1.004p+0, *parse_real("1.00048828125000000000000001", Format::binary16));
+  // The restored mode: parse_real(s, fmt) leaves round-to-nearest behind.
+  EXPECT_EQ(std::fegetround(), FE_TONEAREST);
+}
+
+// A hex float with 60 significant bits: 1 + 2^-24 + 2^-60 rounds to 1 + 2^-24 in binary64 (a
+// binary32 midpoint, tie → 1), but it is above the midpoint, so binary32 gives 1 + 2^-23.
+TEST(ParseRealInFormat, HexFloatsWithMoreBitsThanADouble) {
+  EXPECT_BITS(0x1.000002p+0, *parse_real("0x1.000001000000001p+0", Format::binary32));
+  EXPECT_BITS(1.0, *parse_real("0x1.000000fffffffffp+0", Format::binary32));
+  EXPECT_BITS(1.0, *parse_real("0x1.000001p+0", Format::binary32));             // tie → even 1
+  EXPECT_BITS(0x1.000004p+0, *parse_real("0x1.000003p+0", Format::binary32));   // tie → even
+  EXPECT_BITS(-0x1.004p+0, *parse_real("-0x1.002000000000001p+0", Format::binary16));
+  EXPECT_BITS(0x1.02p+0, *parse_real("0x1.010000000000001p+0", Format::bfloat16));
+  EXPECT_BITS(1.0, *parse_real("0x1.010000000000000p+0", Format::bfloat16));
+}
+
+// The exact decimal of a double (glibc prints it exactly given enough digits), as "d.ddd" and
+// exponent, trailing zeros removed.
+struct Decimal {
+  std::string mantissa, exponent;
+};
+Decimal exact_decimal(double x) {
+  char buf[1200];
+  std::snprintf(buf, sizeof buf, "%.1100e", x);
+  std::string s(buf);
+  const auto e = s.find('e');
+  std::string m = s.substr(0, e);
+  while (m.back() == '0') m.pop_back();
+  if (m.back() == '.') m += '0';
+  return {m, s.substr(e)};
+}
+// A number 1e-30 (relative, about) above |x|: digits appended after the exact expansion.
+std::string just_above(double x) {
+  const Decimal d = exact_decimal(x);
+  return d.mantissa + "000000000000000000000000000001" + d.exponent;
+}
+// About 1e-30 below |x| (x != 0): the last nonzero digit lowered by one, then thirty 9s.
+std::string just_below(double x) {
+  Decimal d = exact_decimal(x);
+  const auto i = d.mantissa.find_last_not_of("0.");
+  d.mantissa[i] = static_cast<char>(d.mantissa[i] - 1);
+  return d.mantissa + "999999999999999999999999999999" + d.exponent;
+}
+
+// Ties, and strings just above / below the boundaries of every format: between 0 and the least
+// subnormal, in the subnormals, at the subnormal/normal seam, at a binade seam, around 1, at the
+// overflow threshold; both signs. Expected values by hand: the strings above a boundary give
+// the upper neighbour, below give the lower, exactly on it the neighbour with even significand
+// (an integer multiple of the quantum q = hi - lo: even when (lo / q) is even, hi otherwise;
+// beyond the largest finite value the upper neighbour is inf, "even" by IEEE 754's rule).
+TEST(ParseRealInFormat, TiesAndBoundariesOfEveryFormat) {
+  for (Format f : {Format::binary32, Format::binary16, Format::bfloat16}) {
+    const FormatInfo fi = info(f);
+    const double sub = std::ldexp(1.0, fi.emin - fi.precision + 1);   // least subnormal
+    const double normal = std::ldexp(1.0, fi.emin);                   // least normal
+    const double ulp1 = std::ldexp(1.0, 1 - fi.precision);            // quantum of [1, 2)
+    const double maxf = std::ldexp(2 - ulp1, fi.emax);
+    struct Pair { double lo, hi; };
+    const Pair pairs[] = {
+        {0, sub}, {sub, 2 * sub}, {5 * sub, 6 * sub}, {normal - sub, normal},
+        {normal, normal + sub}, {1 - ulp1 / 2, 1}, {1, 1 + ulp1}, {1 + ulp1, 1 + 2 * ulp1},
+        {std::ldexp(1 + 5 * ulp1, 7), std::ldexp(1 + 6 * ulp1, 7)},
+        {maxf - std::ldexp(ulp1, fi.emax), maxf}, {maxf, INFINITY}};
+    for (const Pair& p : pairs) {
+      const double q = std::isinf(p.hi) ? std::ldexp(ulp1, fi.emax) : p.hi - p.lo;
+      const double mid = p.lo + q / 2;  // exact: p + 1 bits
+      const bool lo_even = std::isinf(p.hi) ? false : std::fmod(p.lo / q, 2.0) == 0;
+      const double tie = lo_even ? p.lo : p.hi;
+      for (double sign : {1.0, -1.0}) {
+        const std::string sg = sign < 0 ? "-" : "";
+        const std::string exact = sg + exact_decimal(mid).mantissa + exact_decimal(mid).exponent;
+        const std::string above = sg + just_above(mid), below = sg + just_below(mid);
+        SCOPED_TRACE(std::string(name(f)) + " between " + hexfloat(sign * p.lo) + " and " +
+                     hexfloat(sign * p.hi));
+        EXPECT_BITS(sign * tie, *parse_real(exact, f)) << exact;
+        EXPECT_BITS(sign * p.hi, *parse_real(above, f)) << above;
+        EXPECT_BITS(sign * p.lo, *parse_real(below, f)) << below;
+        // Hex spelling of the midpoint: the same tie.
+        EXPECT_BITS(sign * tie, *parse_real(hexfloat(sign * mid), f));
+        // binary64 unchanged: the old one-argument parse, bit for bit.
+        for (const std::string& s : {exact, above, below})
+          EXPECT_BITS(*parse_real(s), *parse_real(s, Format::binary64)) << s;
+      }
+    }
+  }
+}
+
+TEST(ParseRealInFormat, OverflowThresholdsZerosAndSpecials) {
+  const Format h = Format::binary16;
+  EXPECT_BITS(INFINITY, *parse_real("65520", h));  // midpoint of 65504 and 2^16: even → inf
+  EXPECT_BITS(65504.0, *parse_real("65519.999999999999999999", h));
+  EXPECT_BITS(-65504.0, *parse_real("-65519.999999999999999999", h));
+  EXPECT_BITS(INFINITY, *parse_real("65520.000000000000000001", h));
+  EXPECT_BITS(INFINITY, *parse_real("1e400", Format::binary32));
+  EXPECT_BITS(-INFINITY, *parse_real("-1e400", Format::bfloat16));
+  EXPECT_BITS(FLT_MAX, *parse_real("340282356779733661637539395458142568447.99999", Format::binary32));
+  EXPECT_BITS(INFINITY, *parse_real("340282356779733661637539395458142568448", Format::binary32));
+  for (Format f : {Format::binary64, Format::binary32, Format::binary16, Format::bfloat16}) {
+    EXPECT_BITS(-0.0, *parse_real("-0", f));
+    EXPECT_BITS(0.0, *parse_real("0x0p+0", f));
+    EXPECT_BITS(-0.0, *parse_real("-1e-400", f));
+    EXPECT_BITS(0.0, *parse_real("1e-400", f));
+    EXPECT_BITS(-INFINITY, *parse_real("-inf", f));
+    EXPECT_TRUE(std::isnan(*parse_real("nan", f)));
+    for (const char* bad : {"", "abc", "1.0x", "nan(1)", "1,5"})
+      EXPECT_FALSE(parse_real(bad, f).has_value()) << "'" << bad << "'";
+  }
+  // binary64 unchanged, including its own midpoint 1 + 2^-53 (tie → 1) and just above it.
+  EXPECT_BITS(1.0, *parse_real("1.00000000000000011102230246251565404236316680908203125",
+                               Format::binary64));
+  EXPECT_BITS(1 + 0x1p-52,
+              *parse_real("1.000000000000000111022302462515654042363166809082031250001",
+                          Format::binary64));
 }
 
 TEST(Hexfloat, PrintsAndRoundTrips) {

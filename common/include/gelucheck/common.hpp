@@ -52,6 +52,12 @@ std::string decimal_roundtrip(double x, Format fmt);
 // surrounding blanks allowed; nothing else (no trailing garbage, no empty string). The decimal is
 // rounded to nearest binary64 (strtod). std::nullopt when unparsable.
 std::optional<double> parse_real(std::string_view s);
+// The same syntax, converted with ONE rounding to `fmt`: the value of fmt nearest to the exact
+// number written (ties to even; subnormals; overflow to ±inf; the sign of zero kept; NaN stays
+// NaN). Unlike round_to_format(*parse_real(s), fmt), which rounds twice (to binary64, then to
+// fmt) and so breaks ties wrongly for strings within 2^-53 relative of a midpoint of fmt.
+// For binary64 this is parse_real(s). std::nullopt when unparsable.
+std::optional<double> parse_real(std::string_view s, Format fmt);
 
 // The binary64 encoding, for comparisons where ±0 and NaN payloads matter.
 std::uint64_t bits(double x);
