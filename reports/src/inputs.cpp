@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <limits>
 
+#include "gelucheck/facts.hpp"
 #include "gelucheck/report.hpp"
 
 namespace gelucheck::report {
@@ -43,27 +44,25 @@ double next_in(Format fmt, double x, double toward) {
   return static_cast<double>(std::nextafter(static_cast<float>(x), static_cast<float>(toward)));
 }
 
-// The hard points of DESIGN.md §1 and the edges of the formats and of the regions. Decimals from
-// DESIGN.md (computed there at 40 digits); each is rounded to the format and taken with its two
-// neighbours on each side.
+// The hard points of DESIGN.md §1 (gelucheck/facts.hpp, the one home of them, with the binary32
+// ones for binary32) and the edges of the formats and of the regions; each is rounded to the
+// format and taken with its two neighbours on each side.
 std::vector<double> hard_points(Format fmt) {
   const FormatInfo fi = info(fmt);
   const double max_finite = fmt == Format::binary64 ? DBL_MAX : static_cast<double>(FLT_MAX);
   const double min_normal = std::ldexp(1.0, fi.emin);
   const double min_sub = std::ldexp(1.0, fi.emin - fi.precision + 1);
-  const double centres[] = {
-      -0.75246142207101626,  // minimum of the tanh form (zero of its derivative)
-      -0.75179152469356446,  // minimum of the erf form
-      2.6989413863772703, -2.6989413863772703,  // sup of |tanh form - erf form|
-      2.0186557597718367, -2.0186557597718367,  // sup of the derivative gap
-      -38.580140223782359,   // erf form below half the least binary64 subnormal from here down
-      -38.6, -10.0, -1.0, 1.0, 10.0,  // region edges
-      -3.0, -0.5, 0.5, 2.0,  // the course's table (shared/seeds/course-gelu-new-stage.txt)
-      -20.0,                 // PyTorch's float64 erf form returns -0.0 here (DESIGN.md §1)
-      // x*x*x overflows past cbrt(max finite) (the tanh form's u overflows there or sooner)
-      std::cbrt(max_finite), -std::cbrt(max_finite),
-      max_finite, -max_finite, min_normal, -min_normal, min_sub, -min_sub,
-  };
+  std::vector<double> centres;
+  if (fmt == Format::binary64)
+    for (const facts::Point& p : facts::hard_points) centres.push_back(p.x);
+  else
+    for (const facts::Point32& p : facts::hard_points32) centres.push_back(static_cast<double>(p.x));
+  for (double c : {
+           -38.6, -10.0, -1.0, 1.0, 10.0,  // region edges
+           -3.0, -0.5, 0.5, 2.0,  // the course's table (shared/seeds/course-gelu-new-stage.txt)
+           -20.0,                 // PyTorch's float64 erf form returns -0.0 here (DESIGN.md §1)
+           max_finite, -max_finite, min_normal, -min_normal, min_sub, -min_sub})
+    centres.push_back(c);
   std::vector<double> out;
   for (double c : centres) {
     const double x = round_to_format(c, fmt);

@@ -40,6 +40,8 @@ json stats_json(const Stats& s, Format fmt) {
           {"fraction_faithful", fraction(s.faithful, s.count)},
           {"max_abs", num(s.max_abs)},
           {"max_rel", num(s.max_rel)},
+          {"abs_below_resolution", s.abs_below_resolution},
+          {"correct_underflows", s.correct_underflows},
           {"nan_mismatches", s.nan_mismatches},
           {"zero_sign_mismatches", s.zero_sign_mismatches}};
 }
@@ -54,7 +56,8 @@ json row_json(const Row& r) {
   json claim = nullptr;
   if (r.claim)
     claim = {{"text", r.claim->text}, {"max_ulp", r.claim->max_ulp},
-             {"strict", r.claim->strict}, {"zero_sign", r.claim->zero_sign}};
+             {"strict", !r.claim->inclusive}, {"zero_sign", r.claim->sign_of_zero},
+             {"specials", r.claim->specials}};
   return {{"implementation", path_name(r.path)},
           {"type", type_name(r.format)},
           {"format", name(r.format)},
@@ -64,6 +67,13 @@ json row_json(const Row& r) {
           {"error", r.against == r.form ? "rounding" : "model+rounding"},
           {"claim", claim},
           {"meets_claim", r.claim ? json(r.meets_claim) : json(nullptr)},
+          {"claim_breaks", r.claim ? json(r.claim_breaks) : json(nullptr)},
+          {"first_break", r.break_x ? json{{"x", hexfloat(*r.break_x)},
+                                           {"expected", hexfloat(r.break_expected.value_or(NAN))},
+                                           {"got", hexfloat(r.break_got.value_or(NAN))},
+                                           {"ulp", num(r.break_ulp)},
+                                           {"zero_sign_mismatch", r.break_zero_sign}}
+                                    : json(nullptr)},
           {"regions", regions},
           {"histogram", {{"zero", r.histogram.zero}, {"infinite", r.histogram.infinite},
                          {"bins_log2", bins}}}};
@@ -93,13 +103,19 @@ json to_json(const Report& r) {
                  {"properties", r.options.properties},
                  {"property_cases", r.options.property_cases},
                  {"plots", r.options.plots},
-                 {"planted_regression_ulps", r.options.planted_regression_ulps}};
+                 {"planted_regression_ulps", r.options.planted_regression_ulps},
+                 {"plant", r.options.plant.any() ? json(describe(r.options.plant)) : json(nullptr)}};
   j["measures"] = {
       {"ulp", "|r - y| / 2^(max(floor(log2|y|), emin) - p + 1), y exact (DESIGN.md §2)"},
       {"reference", "MPFR enclosure of relative width 2^-128 (gelucheck::ref::enclose), "
                     "errors by gelucheck::measure"},
       {"correctly_rounded", "ulp <= 0.5"},
-      {"faithful", "ulp < 1"}};
+      {"faithful", "ulp < 1"},
+      {"max_abs", "max |r - y| over the points where |r - midpoint| exceeds the enclosure's "
+                  "half-width (2^-129 |y|); the others are counted in abs_below_resolution"},
+      {"max_rel", "max |r - y| / |y| leaving out the correct underflows (r = ±0 correctly "
+                  "rounding y != 0, relative error 1 by definition), counted in "
+                  "correct_underflows"}};
   j["inputs"] = {{"binary64", counts_json(r.inputs64)}, {"binary32", counts_json(r.inputs32)}};
   j["regions"] = json::array();
   for (Region g : kRegions) j["regions"].push_back({{"key", region_key(g)}, {"name", region_name(g)}});

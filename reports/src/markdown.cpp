@@ -59,6 +59,13 @@ std::string worst(const json& w) {
   return "`" + w["x"].get<std::string>() + "`";
 }
 
+// max abs, or "–" when every result's distance was within the reference's resolution.
+std::string abs_cell(const json& s) {
+  const bool none_resolved = s["max_abs"].is_number() && s["max_abs"].get<double>() == 0 &&
+                             s.value("abs_below_resolution", std::size_t{0}) > 0;
+  return none_resolved ? "–" : fmt_num(s["max_abs"]);
+}
+
 std::string stats_cells(const json& s) {
   std::ostringstream o;
   const json& w = s["worst"];
@@ -67,7 +74,7 @@ std::string stats_cells(const json& s) {
     << (w.is_null() ? "–" : "`" + w["got"].get<std::string>() + "`") << " | "
     << fmt_num(s["mean_ulp"]) << " | " << fmt_num(s["rms_ulp"]) << " | "
     << percent(s["fraction_correctly_rounded"]) << " | " << percent(s["fraction_faithful"])
-    << " | " << fmt_num(s["max_abs"]) << " | " << fmt_num(s["max_rel"]) << " | "
+    << " | " << abs_cell(s) << " | " << fmt_num(s["max_rel"]) << " | "
     << s["nan_mismatches"].get<std::size_t>() << " | "
     << s["zero_sign_mismatches"].get<std::size_t>();
   return o.str();
@@ -101,6 +108,9 @@ std::string to_markdown(const json& j) {
     o << "> **TEST RUN WITH A PLANTED REGRESSION**: every result of the accurate path was moved "
       << cfg["planted_regression_ulps"].get<int>()
       << " ulp(s) away from zero on purpose. These are not the library's numbers.\n\n";
+  if (cfg.contains("plant") && !cfg["plant"].is_null())
+    o << "> **TEST RUN WITH A PLANTED REGRESSION**: " << cfg["plant"].get<std::string>()
+      << ", on purpose. These are not the library's numbers.\n\n";
 
   o << "## Verdict\n\n";
   if (j["gate"]["passed"].get<bool>()) {
@@ -123,6 +133,15 @@ std::string to_markdown(const json& j) {
       << " | " << row["against"].get<std::string>() << " | "
       << stats_cells(row["regions"]["overall"]) << " | " << verdict(row) << "\n";
   }
+  o << "\nHow to read `max abs` and `max rel` (docs/report.md): both leave out what is the "
+       "measure's own noise, not an error. `max abs` is over the results whose distance to the "
+       "reference enclosure's midpoint exceeds its half-width (2^-129·|y|): below that the true "
+       "error cannot be told from 0, and huge |y| (x near DBL_MAX) would otherwise show "
+       "astronomically large \"errors\" of correctly rounded results; `–` means no result was "
+       "above the resolution. `max rel` leaves out correct underflows: a result ±0 where the "
+       "exact value is a nonzero number that rounds to zero in the format has relative error 1 "
+       "by definition, yet it is the correctly rounded answer. A flush to zero that is NOT the "
+       "correct rounding (the naive path's negative tail) still counts, with relative error 1.\n";
 
   o << "\n## Per region\n\n"
     << "Regions of x: " ;

@@ -73,7 +73,7 @@ const Row* find(const Report& rep, Format fmt, Form form, Quantity q, Path p) {
 }
 
 void panel_script(std::ofstream& gp, const Report& rep, Format fmt, bool histogram) {
-  const std::optional<Claim> claim = claim_of(Path::accurate, fmt);
+  const std::optional<Claim> claim = gelucheck::claim(Path::accurate, fmt);
   for (Form form : {Form::tanh, Form::erf})
     for (Quantity q : {Quantity::value, Quantity::derivative}) {
       const Row* acc = find(rep, fmt, form, q, Path::accurate);

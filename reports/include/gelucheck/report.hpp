@@ -14,6 +14,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "gelucheck/claims.hpp"
 #include "gelucheck/common.hpp"
 #include "gelucheck/gelu.hpp"
 
@@ -26,6 +27,33 @@ inline constexpr std::uint64_t kDefaultSeed = 1;
 inline constexpr std::size_t kDefaultPoints = 50000;
 inline constexpr std::size_t kMinPoints = 16;
 inline constexpr std::size_t kMaxPoints = 100000000;
+
+// The regions of x in which the error is summarised (DESIGN.md: where the naive formulas fail).
+// They partition the non-NaN inputs, except `subnormal`, which overlaps [-1, 1]; `overall` has
+// every input, NaN included.
+enum class Region { below_m38_6, m38_6_m10, m10_m1, m1_1, p1_10, above_10, subnormal, overall };
+inline constexpr Region kRegions[] = {Region::below_m38_6, Region::m38_6_m10, Region::m10_m1,
+                                      Region::m1_1,        Region::p1_10,     Region::above_10,
+                                      Region::subnormal,   Region::overall};
+const char* region_name(Region r);   // "x < -38.6", ..., "subnormal |x|", "overall"
+const char* region_key(Region r);    // JSON key: "below_-38.6", ..., "subnormal", "overall"
+// The regions an input of format `fmt` belongs to (always includes overall).
+std::vector<Region> regions_of(double x, Format fmt);
+
+// TEST ONLY: a regression planted in the accurate path's results, to show that the gate catches
+// it. Confined to the results that match every field set (unset = any). Never set by a normal run;
+// a report made with one says so at the top (report.md) and in config.plant (report.json).
+struct Plant {
+  int ulps = 0;                   // move the result this many ulps (of its format) away from zero
+  bool plus_zero = false;         // replace a -0 result by +0 (a wrong sign of zero)
+  std::optional<Format> format;   // binary64 or binary32
+  std::optional<Form> form;
+  std::optional<Quantity> quantity;
+  std::optional<Region> region;   // x must be in it (regions_of)
+  bool any() const { return ulps != 0 || plus_zero; }
+};
+// A short description of a plant ("1 ulp away from zero, binary64 tanh value, x in [-10, -1)").
+std::string describe(const Plant& p);
 
 struct Options {
   std::uint64_t seed = kDefaultSeed;
@@ -41,19 +69,11 @@ struct Options {
   // zero, to show that the gate catches a regression. Reachable from the CLI only through the
   // hidden option --test-only-plant-regression-ulps; a report made with it says so at the top.
   int planted_regression_ulps = 0;
+  // TEST ONLY, finer plants (tests/report): one region, one function, or a wrong sign of zero.
+  // Not reachable from the CLI. Applied after planted_regression_ulps.
+  Plant plant;
 };
 
-// The regions of x in which the error is summarised (DESIGN.md: where the naive formulas fail).
-// They partition the non-NaN inputs, except `subnormal`, which overlaps [-1, 1]; `overall` has
-// every input, NaN included.
-enum class Region { below_m38_6, m38_6_m10, m10_m1, m1_1, p1_10, above_10, subnormal, overall };
-inline constexpr Region kRegions[] = {Region::below_m38_6, Region::m38_6_m10, Region::m10_m1,
-                                      Region::m1_1,        Region::p1_10,     Region::above_10,
-                                      Region::subnormal,   Region::overall};
-const char* region_name(Region r);   // "x < -38.6", ..., "subnormal |x|", "overall"
-const char* region_key(Region r);    // JSON key: "below_-38.6", ..., "subnormal", "overall"
-// The regions an input of format `fmt` belongs to (always includes overall).
-std::vector<Region> regions_of(double x, Format fmt);
 
 const char* path_name(Path p);       // "accurate", "naive"
 const char* type_name(Format fmt);   // "double" (binary64), "float" (binary32)
@@ -67,7 +87,14 @@ struct Stats {
   double mean_ulp = 0, rms_ulp = 0;  // over the points with a finite ulp error
   std::size_t finite = 0;            // how many those are
   std::size_t correctly_rounded = 0, faithful = 0;
+  // Absolute and relative errors with the measure's noise left out (docs/report.md, "abs and
+  // rel"): max_abs is over the points whose |r - midpoint| exceeds the enclosure's half-width
+  // (below it the true error is indistinguishable from 0 at the reference's 2^-128 resolution:
+  // counted in abs_below_resolution); max_rel leaves out the correct underflows (r = ±0, the
+  // correctly rounded value of a nonzero y, whose relative error is 1 by definition: counted in
+  // correct_underflows).
   double max_abs = 0, max_rel = 0;
+  std::size_t abs_below_resolution = 0, correct_underflows = 0;
   std::size_t nan_mismatches = 0, zero_sign_mismatches = 0;
 };
 
@@ -80,16 +107,9 @@ struct Histogram {
   std::vector<std::size_t> bins = std::vector<std::size_t>(kHistHi - kHistLo + 1, 0);
 };
 
-// What an implementation claims about its own form (DESIGN.md; gelu.hpp): the accurate path is
-// faithful in binary64 and correctly rounded in binary32 (which includes the sign of zero); the
-// naive path claims nothing.
-struct Claim {
-  double max_ulp;       // the bound
-  bool strict;          // ulp < max_ulp (faithful) or ulp <= max_ulp (correct rounding)
-  bool zero_sign;       // sign-of-zero mismatches break it too
-  std::string text;     // "faithful (< 1 ulp)", ...
-};
-std::optional<Claim> claim_of(Path p, Format fmt);
+// What an implementation claims: gelucheck::claim() (src/include/gelucheck/claims.hpp), the one
+// home of the library's claims; the naive path claims nothing.
+using gelucheck::Claim;
 
 struct Row {
   Path path;
@@ -102,6 +122,12 @@ struct Row {
   Histogram histogram;         // over all inputs
   std::optional<Claim> claim;  // only when against == form
   bool meets_claim = true;
+  // The points where one result breaks the claim (gelucheck::meets false), and the first of them
+  // in campaign order: input, correctly rounded value, result.
+  std::size_t claim_breaks = 0;
+  std::optional<double> break_x, break_expected, break_got;
+  double break_ulp = 0;
+  bool break_zero_sign = false;
   // Per-point data for the plots: x and ulp error of every input in [-40, 10] (grid + hard points).
   std::vector<double> plot_x, plot_ulp;
 };
