@@ -5,15 +5,22 @@
 #ifndef GELUCHECK_GELU_C_H
 #define GELUCHECK_GELU_C_H
 #include <stddef.h>
+/* The shared library (libgelucheck_gelu.so, target gelucheck_gelu_shared) is built with hidden
+ * visibility: these four entry points are all it exports. */
+#if defined(__GNUC__) || defined(__clang__)
+#define GELUCHECK_C_API __attribute__((visibility("default")))
+#else
+#define GELUCHECK_C_API
+#endif
 #ifdef __cplusplus
 extern "C" {
 #endif
-int gelucheck_map_f64(int form, int path, const double* x, double* out, size_t n);
-int gelucheck_map_f32(int form, int path, const float* x, float* out, size_t n);
-int gelucheck_backward_f64(int form, int path, const double* x, const double* grad_output,
-                           double* grad_input, size_t n);
-int gelucheck_backward_f32(int form, int path, const float* x, const float* grad_output,
-                           float* grad_input, size_t n);
+GELUCHECK_C_API int gelucheck_map_f64(int form, int path, const double* x, double* out, size_t n);
+GELUCHECK_C_API int gelucheck_map_f32(int form, int path, const float* x, float* out, size_t n);
+GELUCHECK_C_API int gelucheck_backward_f64(int form, int path, const double* x,
+                                           const double* grad_output, double* grad_input, size_t n);
+GELUCHECK_C_API int gelucheck_backward_f32(int form, int path, const float* x,
+                                           const float* grad_output, float* grad_input, size_t n);
 #ifdef __cplusplus
 }
 #endif
