@@ -56,30 +56,31 @@ int gap_bits(double x) { return 144 + std::max(0, std::isfinite(x) && x != 0 ? s
 
 // ---- card: the tanh–erf gap ---------------------------------------------------------------------
 // sup|gelu_tanh - gelu_erf| = 4.7323552068728488e-4 and sup|gelu_tanh' - gelu_erf'| =
-// 8.6845183498591387e-4 (DESIGN.md §1, 40 digits); the bounds 4.7324e-4 and 8.6846e-4 sit above.
+// 8.6845183498591387e-4 (DESIGN.md §1, 40 digits); the bounds
+// 4.7324e-4 and 8.6846e-4 (facts::gap_*_sup_up) sit above.
 GELU_PROP(card_tanh_erf_gap, reference_value_gap_bounded, "card", nothing) {
   const X64 x = *gen_x64_finite();
   tag(x);
   const double g = enclosure_gap(ref::enclose(Form::tanh, Quantity::value, x.v, gap_bits(x.v)),
                                  ref::enclose(Form::erf, Quantity::value, x.v, gap_bits(x.v)));
-  if (!(g <= hard::gap_value_sup))
+  if (!(g <= hard::gap_value_sup_up))
     fail(fmt::format("input {}: reference value gap {} > {}", hex(x.v), hex(g),
-                        hex(hard::gap_value_sup)));
+                        hex(hard::gap_value_sup_up)));
 }
 GELU_PROP(card_tanh_erf_gap, reference_deriv_gap_bounded, "card", nothing) {
   const X64 x = *gen_x64_finite();
   tag(x);
   const double g = enclosure_gap(ref::enclose(Form::tanh, Quantity::derivative, x.v, gap_bits(x.v)),
                                  ref::enclose(Form::erf, Quantity::derivative, x.v, gap_bits(x.v)));
-  if (!(g <= hard::gap_deriv_sup))
+  if (!(g <= hard::gap_deriv_sup_up))
     fail(fmt::format("input {}: reference derivative gap {} > {}", hex(x.v), hex(g),
-                        hex(hard::gap_deriv_sup)));
+                        hex(hard::gap_deriv_sup_up)));
 }
 // |t - e| <= G + 2c(ulp t + ulp e), exactly.
 template <class T>
 void impl_gap(Quantity q, T x) {
   const T t = eval(Form::tanh, q, x), e = eval(Form::erf, q, x);
-  const double G = q == Quantity::value ? hard::gap_value_sup : hard::gap_deriv_sup;
+  const double G = q == Quantity::value ? hard::gap_value_sup_up : hard::gap_deriv_sup_up;
   const Exact d = (Exact(static_cast<double>(t)) - Exact(static_cast<double>(e))).abs();
   const Exact allowed = Exact(G) + Exact(slack(t)) + Exact(slack(e));
   if (!std::isfinite(t) || !std::isfinite(e) || d.cmp(allowed) > 0)

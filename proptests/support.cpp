@@ -1,6 +1,6 @@
 // proptests/support.cpp — generators, recording, and the reference-side helpers of support.hpp.
 //
-// The hard points in support.hpp were computed with mpmath 1.3 at 60 digits:
+// The hard points (gelucheck/facts.hpp, their one home) were computed with mpmath 1.3 at 60 digits:
 //   python3 proptests/tools/hard_points.py
 // (stable forms x/(1+e^(-2u)) and x·erfc(-x/√2)/2, findroot on log|f(x)| = log 2^-1075 for the
 // underflow points, on f'(x) = 0 for the argmins, on f''(x) = 0 for sup f').
@@ -38,21 +38,10 @@ struct Hard64 {
   const char* origin;
 };
 const std::vector<Hard64>& hard64() {
-  static const std::vector<Hard64> v = {
-      {hard::argmin_tanh, "argmin/f'-zero tanh"},
-      {hard::argmin_erf, "argmin/f'-zero erf"},
-      {-hard::argmin_tanh, "-argmin tanh"},
-      {-hard::argmin_erf, "-argmin erf"},
-      {hard::gap_value_x, "value-gap extremum"},
-      {-hard::gap_value_x, "value-gap extremum"},
-      {hard::gap_deriv_x, "deriv-gap extremum"},
-      {-hard::gap_deriv_x, "deriv-gap extremum"},
-      {hard::underflow_value_tanh, "underflow value tanh"},
-      {hard::underflow_value_erf, "underflow value erf"},
-      {hard::underflow_deriv_tanh, "underflow deriv tanh"},
-      {hard::underflow_deriv_erf, "underflow deriv erf"},
-      {hard::cube_overflow, "x^3 overflow"},
-      {-hard::cube_overflow, "x^3 overflow"},
+  static const std::vector<Hard64> v = [] {
+    std::vector<Hard64> h;  // the shared set (facts.hpp), then this suite's extras
+    for (const facts::Point& p : facts::hard_points) h.push_back({p.x, p.what});
+    h.insert(h.end(), {
       {-7.2, "naive tanh flushes"},
       {-8.4, "naive erf flushes"},
       {-33.0, "erfc argument rounding"},
@@ -65,7 +54,9 @@ const std::vector<Hard64>& hard64() {
       {-dlim::max(), "DBL_MAX"},
       {dlim::min(), "DBL_MIN"},
       {-dlim::min(), "DBL_MIN"},
-  };
+    });
+    return h;
+  }();
   return v;
 }
 const std::vector<Hard64>& specials64() {
@@ -172,19 +163,10 @@ struct Hard32 {
   const char* origin;
 };
 const std::vector<Hard32>& hard32() {
-  static const std::vector<Hard32> v = {
-      {static_cast<float>(hard::argmin_tanh), "argmin/f'-zero tanh"},
-      {static_cast<float>(hard::argmin_erf), "argmin/f'-zero erf"},
-      {static_cast<float>(hard::gap_value_x), "value-gap extremum"},
-      {static_cast<float>(-hard::gap_value_x), "value-gap extremum"},
-      {static_cast<float>(hard::gap_deriv_x), "deriv-gap extremum"},
-      {static_cast<float>(-hard::gap_deriv_x), "deriv-gap extremum"},
-      {hard::f32_underflow_value_tanh, "underflow value tanh"},
-      {hard::f32_underflow_value_erf, "underflow value erf"},
-      {hard::f32_underflow_deriv_tanh, "underflow deriv tanh"},
-      {hard::f32_underflow_deriv_erf, "underflow deriv erf"},
-      {hard::f32_cube_overflow, "x^3 overflow"},
-      {-hard::f32_cube_overflow, "x^3 overflow"},
+  static const std::vector<Hard32> v = [] {
+    std::vector<Hard32> h;  // the shared set (facts.hpp), then this suite's extras
+    for (const facts::Point32& p : facts::hard_points32) h.push_back({p.x, p.what});
+    h.insert(h.end(), {
       {0x1p64f, "u overflow"},
       {-0x1p64f, "u overflow"},
       {flim::max(), "FLT_MAX"},
@@ -193,7 +175,9 @@ const std::vector<Hard32>& hard32() {
       {-flim::min(), "FLT_MIN"},
       {-3.0f, "course table"},
       {-1.0f, "course table"},
-  };
+    });
+    return h;
+  }();
   return v;
 }
 const std::vector<Hard32>& specials32() {

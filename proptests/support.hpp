@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "gelucheck/common.hpp"
+#include "gelucheck/facts.hpp"
 #include "gelucheck/measure.hpp"
 #include "gelucheck/proptests/subject.hpp"
 #include "gelucheck/proptests/views.hpp"
@@ -38,33 +39,11 @@ std::ostream& operator<<(std::ostream& os, const X32& x);
 std::string hex(double x);  // gelucheck::hexfloat
 std::string hex(float x);   // hexfloat of the float, suffixed "f"
 
-// Hard points of shared/DESIGN.md §1, binary64, recomputed with mpmath at 60 digits (command in
-// support.cpp). Used by the generators and by some properties directly.
+// Hard points of shared/DESIGN.md §1: gelucheck/facts.hpp is their one home (mpmath command
+// there); `hard::` reads them, plus the one tolerance that is the course card's, not a fact.
 namespace hard {
-constexpr double argmin_tanh = -0x1.81429f9e97e4dp-1;  // -0.75246142207101626 (f' = 0 here)
-constexpr double argmin_erf = -0x1.80ead197f00b4p-1;   // -0.75179152469356446
-constexpr double min_tanh = -0x1.5c3e533586d1ap-3;     // -0.17004075057125405, RN(min)
-constexpr double min_erf = -0x1.5c19dd4b1a3fbp-3;      // -0.16997120747990366, RN(min)
-constexpr double gap_value_x = 0x1.5976e94e27d7ep+1;   // 2.6989413863772703
-constexpr double gap_deriv_x = 0x1.02634fdb0d10bp+1;   // 2.0186557597718367
-constexpr double gap_value_sup = 4.7324e-4;   // DESIGN: 4.7323552068728488e-4, rounded up
-constexpr double gap_deriv_sup = 8.6846e-4;   // DESIGN: 8.6845183498591387e-4, rounded up
-constexpr double course_atol = 1e-5;
-// |f(x)| < 2^-1075 (rounds to -0 in binary64) below these.
-constexpr double underflow_value_tanh = -0x1.58c0d225444bcp+4;  // -21.547075410436022
-constexpr double underflow_value_erf = -0x1.34a4208ec1ea3p+5;   // -38.580140223782359
-constexpr double underflow_deriv_tanh = -0x1.597bdbbd891f2p+4;  // -21.59273885762554
-constexpr double underflow_deriv_erf = -0x1.3565ec37ebd9bp+5;   // -38.674766957173425
-constexpr double cube_overflow = 0x1.428a2f98d728bp+341;        // cbrt(DBL_MAX) 5.6438e102
-// binary32: |f(x)| < 2^-150 below these (rounded to float), cbrt(FLT_MAX).
-constexpr float f32_underflow_value_tanh = -0x1.58aaf4p+3f;  // -10.770868
-constexpr float f32_underflow_value_erf = -0x1.cb64e8p+3f;   // -14.356068
-constexpr float f32_underflow_deriv_tanh = -0x1.5ca01p+3f;   // -10.894539
-constexpr float f32_underflow_deriv_erf = -0x1.d152bcp+3f;   // -14.541349
-constexpr float f32_cube_overflow = 0x1.965feap+42f;         // 6.98e12
-// sup |f'| over the reals, both forms (1.12899306865877 for tanh at x = 1.4185, 1.12890414518515
-// for erf at x = √2; mpmath, see support.cpp), rounded up: a Lipschitz constant of the values.
-constexpr double lipschitz = 1.129;
+using namespace ::gelucheck::facts;
+inline constexpr double course_atol = 1e-5;  // the course card's absolute tolerance
 }  // namespace hard
 
 // ---------------------------------------------------------------------------------------------

@@ -4,6 +4,8 @@
 #include <cmath>
 #include <cstdio>
 
+#include "gelucheck/facts.hpp"
+
 namespace gelucheck::testing {
 
 double eval(const Fn& f, double x, Path p) {
@@ -13,22 +15,19 @@ float eval(const Fn& f, float x, Path p) {
   return f.q == Quantity::value ? scalar(f.form, x, p) : scalar_deriv(f.form, x, p);
 }
 
-double derivative_zero(Form f) {
-  return f == Form::tanh ? -0.75246142207101626 : -0.75179152469356446;
-}
+double derivative_zero(Form f) { return facts::derivative_zero(f); }
 
 std::vector<double> hard_points() {
-  std::vector<double> v = {
-      -0.75246142207101626, -0.75179152469356446,  // minima (derivative zeros)
-      2.6989413863772703,   -2.6989413863772703,   // sup |tanh - erf|
-      2.0186557597718367,   -2.0186557597718367,   // sup |tanh' - erf'|
-      -38.580140223782359,  -38.58,  -38.6, -33, -33.5,  // erf underflow, erfc argument rounding
+  std::vector<double> v;  // the shared set (facts.hpp), then these tests' extras
+  for (const facts::Point& p : facts::hard_points) v.push_back(p.x);
+  v.insert(v.end(), {
+      -38.58,  -38.6, -33, -33.5,  // erf underflow, erfc argument rounding
       -7.2, -7.25, -8.4, -8.45, -20, -21.8, -22, -25, -31.9,  // where naive goes to -0
       -3, -1, 0.5, 1, 2, 3, 8, 9, 10, 20,                     // course table and friends
       32, -32, std::nextafter(32.0, 64.0), std::nextafter(-32.0, -64.0),  // tanh thresholds
       40, -40, std::nextafter(40.0, 64.0), std::nextafter(-40.0, -64.0),  // erf thresholds
       1e100, -1e100, 5.6e102, -5.6e102, 1e300, -1e300, DBL_MAX, -DBL_MAX,
-      DBL_MIN, -DBL_MIN, DBL_TRUE_MIN, -DBL_TRUE_MIN, 0x1p-1022 - 0x1p-1074, 1e-300, -1e-300};
+      DBL_MIN, -DBL_MIN, DBL_TRUE_MIN, -DBL_TRUE_MIN, 0x1p-1022 - 0x1p-1074, 1e-300, -1e-300});
   for (Form f : {Form::tanh, Form::erf}) {  // the derivative zero's neighbours, binary64 and float
     double z = derivative_zero(f);
     for (int k = -8; k <= 8; ++k) v.push_back(z + k * 0x1p-53);

@@ -23,11 +23,11 @@ inline constexpr Fn kFns[4] = {{Form::tanh, Quantity::value, "tanh value"},
 double eval(const Fn& f, double x, Path p = Path::accurate);
 float eval(const Fn& f, float x, Path p = Path::accurate);
 
-// The zero of the derivative of each form, rounded to double (constants.hpp has it as a pair;
-// these are typed from DESIGN.md's facts table so that the tests do not take them from src/).
+// The zero of the derivative of each form, rounded to double: gelucheck::facts (constants.hpp
+// has it as a pair; the tests take it from the facts, not from src/).
 double derivative_zero(Form f);
 
-// Points every accuracy test covers: the DESIGN.md facts and hard points, the thresholds of
+// Points every accuracy test covers: the DESIGN.md facts and hard points (facts::hard_points), the thresholds of
 // src/gelu_scalar.cpp and their neighbours, huge |x|, specials excluded (tested apart).
 std::vector<double> hard_points();
 

@@ -8,6 +8,7 @@
 #include <random>
 #include <vector>
 
+#include "gelucheck/facts.hpp"
 #include "gelucheck/reference.hpp"
 #include "independent.hpp"
 
@@ -26,7 +27,7 @@ std::vector<double> points(Form form) {
   for (int i = 0; i < 30; ++i) xs.push_back(tail(rng));
   for (int i = 0; i < 8; ++i) xs.push_back(big(rng));
   // The derivative's zero (DESIGN.md §1 argmins) and neighbours a few ulps away.
-  const double argmin = form == Form::tanh ? -0.75246142207101626 : -0.75179152469356446;
+  const double argmin = facts::derivative_zero(form);
   for (int k = -3; k <= 3; ++k) xs.push_back(argmin + k * 0x1p-53);
   // Tiny inputs, where f(x) = x/2 + x²/√(2π) + … sits next to the boundary x/2.
   for (int e : {-1074, -1073, -1000, -600, -149, -133, -126, -100, -40, -24, -14, -3}) {
@@ -36,7 +37,8 @@ std::vector<double> points(Form form) {
     xs.push_back(-std::ldexp(3.0, e));
   }
   // The erf form's binary64 underflow point (DESIGN.md §1) and the tanh form's.
-  for (double x : {-38.580140223782359, -38.58014022378235, -38.58014022378237, -21.5, -21.6})
+  for (double x : {facts::underflow_value_erf, std::nextafter(facts::underflow_value_erf, 0.0),
+                   std::nextafter(facts::underflow_value_erf, -INFINITY), -21.5, -21.6})
     xs.push_back(x);
   return xs;
 }

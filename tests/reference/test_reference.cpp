@@ -6,6 +6,9 @@
 #include <cmath>
 #include <string>
 
+#include <mpfr.h>
+
+#include "gelucheck/facts.hpp"
 #include "gelucheck/reference.hpp"
 
 namespace gelucheck {
@@ -35,8 +38,8 @@ TEST(Reference, MinimaAtTheArgmins) {
   struct {
     Form form;
     double argmin, min;
-  } cases[] = {{Form::tanh, -0.75246142207101626, -0.17004075057125405},
-               {Form::erf, -0.75179152469356446, -0.16997120747990366}};
+  } cases[] = {{Form::tanh, facts::argmin_tanh, facts::min_tanh},
+               {Form::erf, facts::argmin_erf, facts::min_erf}};
   for (auto c : cases) {
     const double v = correctly_rounded(c.form, V, c.argmin, Format::binary64);
     // The double nearest the argmin moves the value by f''·δ²/2 < 1e-32: within 1 ulp of the
@@ -64,11 +67,14 @@ double gap(Quantity q, double x) {
 
 // DESIGN.md §1: sup |gelu_tanh − gelu_erf| and sup |gelu_tanh′ − gelu_erf′|.
 TEST(Reference, GapSuprema) {
-  const double xv = 2.6989413863772703, xd = 2.0186557597718367;
-  EXPECT_NEAR(gap(V, xv), 4.7323552068728488e-4, 4.7323552068728488e-4 * 1e-14);
-  EXPECT_NEAR(gap(V, -xv), 4.7323552068728488e-4, 4.7323552068728488e-4 * 1e-14);  // even
-  EXPECT_NEAR(gap(D, xd), 8.6845183498591387e-4, 8.6845183498591387e-4 * 1e-14);
-  EXPECT_NEAR(gap(D, -xd), 8.6845183498591387e-4, 8.6845183498591387e-4 * 1e-14);  // odd
+  const double xv = facts::gap_value_x, xd = facts::gap_deriv_x;
+  const double sv = facts::gap_value_sup, sd = facts::gap_deriv_sup;
+  EXPECT_NEAR(gap(V, xv), sv, sv * 1e-14);
+  EXPECT_NEAR(gap(V, -xv), sv, sv * 1e-14);  // even
+  EXPECT_NEAR(gap(D, xd), sd, sd * 1e-14);
+  EXPECT_NEAR(gap(D, -xd), sd, sd * 1e-14);  // odd
+  EXPECT_LE(sv, facts::gap_value_sup_up);    // the rounded-up bounds the properties use
+  EXPECT_LE(sd, facts::gap_deriv_sup_up);
   for (double h : {1e-3, -1e-3}) {  // local maxima
     EXPECT_LT(gap(V, xv + h), gap(V, xv));
     EXPECT_LT(gap(D, xd + h), gap(D, xd));
@@ -78,11 +84,55 @@ TEST(Reference, GapSuprema) {
 // DESIGN.md §1: the erf form's binary64 result is below half the least subnormal for
 // x < -38.580140223782359. Just above that point the result is -2^-1074; just below, -0.
 TEST(Reference, ErfUnderflowPoint) {
-  const double x = -38.580140223782359;
+  const double x = facts::underflow_value_erf;
   EXPECT_BITS(-0x1p-1074, correctly_rounded(Form::erf, V, x, Format::binary64));
   EXPECT_BITS(-0x1p-1074, correctly_rounded(Form::erf, V, std::nextafter(x, 0.0), Format::binary64));
   const double below = std::nextafter(std::nextafter(x, -INFINITY), -INFINITY);
   EXPECT_BITS(-0.0, correctly_rounded(Form::erf, V, below, Format::binary64));
+}
+
+// Every underflow point of facts.hpp is RN of the real x where |f(x)| is half the least subnormal
+// (f < 0 there, and |f| grows toward 0): the neighbour toward 0 gives -(least subnormal), the one
+// away from 0 gives -0, in its own format.
+TEST(Reference, AllUnderflowPointsOfTheFacts) {
+  struct Case {
+    Form form;
+    Quantity q;
+    double x;
+    Format fmt;
+  } cases[] = {{Form::tanh, V, facts::underflow_value_tanh, Format::binary64},
+               {Form::erf, V, facts::underflow_value_erf, Format::binary64},
+               {Form::tanh, D, facts::underflow_deriv_tanh, Format::binary64},
+               {Form::erf, D, facts::underflow_deriv_erf, Format::binary64},
+               {Form::tanh, V, facts::f32_underflow_value_tanh, Format::binary32},
+               {Form::erf, V, facts::f32_underflow_value_erf, Format::binary32},
+               {Form::tanh, D, facts::f32_underflow_deriv_tanh, Format::binary32},
+               {Form::erf, D, facts::f32_underflow_deriv_erf, Format::binary32}};
+  for (const Case& c : cases) {
+    const bool f32 = c.fmt == Format::binary32;
+    auto next = [&](double x, double to) {
+      return f32 ? static_cast<double>(std::nextafter(static_cast<float>(x), static_cast<float>(to)))
+                 : std::nextafter(x, to);
+    };
+    const double least = f32 ? 0x1p-149 : 0x1p-1074;
+    EXPECT_BITS(-least, correctly_rounded(c.form, c.q, next(c.x, 0.0), c.fmt))
+        << name(c.form) << " " << name(c.q) << " " << name(c.fmt) << " at " << hexfloat(c.x);
+    EXPECT_BITS(-0.0, correctly_rounded(c.form, c.q, next(c.x, -INFINITY), c.fmt))
+        << name(c.form) << " " << name(c.q) << " " << name(c.fmt) << " at " << hexfloat(c.x);
+  }
+}
+
+// facts::cube_overflow and f32_cube_overflow are cbrt(max finite) rounded to nearest (MPFR).
+TEST(Reference, CubeOverflowPointsOfTheFacts) {
+  mpfr_t c;
+  mpfr_init2(c, 200);
+  mpfr_set_d(c, DBL_MAX, MPFR_RNDN);
+  mpfr_cbrt(c, c, MPFR_RNDN);
+  EXPECT_BITS(mpfr_get_d(c, MPFR_RNDN), facts::cube_overflow);
+  mpfr_set_d(c, static_cast<double>(FLT_MAX), MPFR_RNDN);
+  mpfr_cbrt(c, c, MPFR_RNDN);
+  EXPECT_BITS(mpfr_get_flt(c, MPFR_RNDN), facts::f32_cube_overflow);
+  mpfr_clear(c);
 }
 
 TEST(Reference, SpecialsAndExactCases) {

@@ -11,6 +11,7 @@
 #include <string>
 
 #include "gelucheck/claims.hpp"
+#include "gelucheck/facts.hpp"
 #include "gelucheck/gelu.hpp"
 #include "gelucheck/measure.hpp"
 #include "gelucheck/reference.hpp"
@@ -255,8 +256,10 @@ TEST(ReportGap, MatchesDesignFacts) {
   const Gap& g = small_report().gap;
   EXPECT_EQ(g.value.sup_decimal, "4.7323552068728488e-04");
   EXPECT_EQ(g.derivative.sup_decimal, "8.6845183498591387e-04");
-  EXPECT_NEAR(g.value.at, 2.6989413863772703, 2.7e-12);
-  EXPECT_NEAR(g.derivative.at, 2.0186557597718367, 2.0e-12);
+  EXPECT_NEAR(g.value.at, facts::gap_value_x, 2.7e-12);
+  EXPECT_NEAR(g.derivative.at, facts::gap_deriv_x, 2.0e-12);
+  EXPECT_EQ(g.value.sup, facts::gap_value_sup);  // both RN of the same 17-digit-exact real
+  EXPECT_EQ(g.derivative.sup, facts::gap_deriv_sup);
   EXPECT_GT(g.value.signed_gap, 0);      // tanh form above erf form there
   EXPECT_LT(g.derivative.signed_gap, 0); // at +2.0187 the tanh form's slope is below
   ASSERT_EQ(g.curve_x.size(), g.curve_value.size());
