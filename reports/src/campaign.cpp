@@ -179,10 +179,13 @@ void stats_add(Stats& s, double x, double got, const Error& e, unsigned char fla
   if (e.correctly_rounded()) ++s.correctly_rounded;
   if (e.faithful()) ++s.faithful;
   // A NaN measure can only come from a NaN mismatch, an infinite error (DESIGN.md §2).
+  const double abs = std::isnan(e.abs) ? kInf : e.abs, rel = std::isnan(e.rel) ? kInf : e.rel;
+  s.max_abs = std::max(s.max_abs, abs);
+  s.max_rel = std::max(s.max_rel, rel);
   if (flags & kAbsBelowResolution) ++s.abs_below_resolution;
-  else s.max_abs = std::max(s.max_abs, std::isnan(e.abs) ? kInf : e.abs);
+  else s.max_abs_resolved = std::max(s.max_abs_resolved, abs);
   if (flags & kCorrectUnderflow) ++s.correct_underflows;
-  else s.max_rel = std::max(s.max_rel, std::isnan(e.rel) ? kInf : e.rel);
+  else s.max_rel_no_underflow = std::max(s.max_rel_no_underflow, rel);
   if (e.nan_mismatch) ++s.nan_mismatches;
   if (e.zero_sign_mismatch) ++s.zero_sign_mismatches;
 }

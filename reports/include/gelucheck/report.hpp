@@ -87,13 +87,14 @@ struct Stats {
   double mean_ulp = 0, rms_ulp = 0;  // over the points with a finite ulp error
   std::size_t finite = 0;            // how many those are
   std::size_t correctly_rounded = 0, faithful = 0;
-  // Absolute and relative errors with the measure's noise left out (docs/report.md, "abs and
-  // rel"): max_abs is over the points whose |r - midpoint| exceeds the enclosure's half-width
-  // (below it the true error is indistinguishable from 0 at the reference's 2^-128 resolution:
-  // counted in abs_below_resolution); max_rel leaves out the correct underflows (r = ±0, the
-  // correctly rounded value of a nonzero y, whose relative error is 1 by definition: counted in
-  // correct_underflows).
-  double max_abs = 0, max_rel = 0;
+  double max_abs = 0, max_rel = 0;  // over every point (measure()'s abs and rel)
+  // The same with the measure's noise left out (docs/report.md, "max abs and max rel"; these are
+  // what report.md shows): max_abs_resolved is over the points whose |r - midpoint| exceeds the
+  // enclosure's half-width (below it the true error cannot be told from 0 at the reference's
+  // 2^-128 resolution: counted in abs_below_resolution); max_rel_no_underflow leaves out the
+  // correct underflows (r = ±0, the correctly rounded value of a nonzero y, whose relative error
+  // is 1 by definition: counted in correct_underflows).
+  double max_abs_resolved = 0, max_rel_no_underflow = 0;
   std::size_t abs_below_resolution = 0, correct_underflows = 0;
   std::size_t nan_mismatches = 0, zero_sign_mismatches = 0;
 };
