@@ -133,7 +133,7 @@ void histogram_add(Histogram& h, double ulp) {
 
 // Per-point facts about the measure itself (not about the result), for the abs/rel columns.
 constexpr unsigned char kAbsBelowResolution = 1;  // |r - midpoint| <= the enclosure's half-width
-constexpr unsigned char kCorrectUnderflow = 2;    // r = ±0 is the correct rounding of y != 0
+constexpr unsigned char kSubnormalFaithful = 2;   // |y| < least normal, r faithful (incl. ±0)
 
 unsigned char measure_flags(double r, const Error& e, const ref::Enclosure& y, Format fmt) {
   unsigned char f = 0;
@@ -147,8 +147,13 @@ unsigned char measure_flags(double r, const Error& e, const ref::Enclosure& y, F
   const double hw = std::ldexp(mpfr_get_d(w, MPFR_RNDU), -1);
   mpfr_clear(w);
   if (std::isfinite(e.abs) && e.abs <= hw) f |= kAbsBelowResolution;
+  // Below the least normal the format's spacing is absolute (2^(emin-p+1)), so a faithful result
+  // there has a relative error up to 1 (±0 for a tiny y, 2^-1074 for y just above 2^-1075): the
+  // format's gradual underflow, not an error of the implementation.
   const bool y_zero = mpfr_zero_p(lo) && mpfr_zero_p(hi);
-  if (r == 0 && !y_zero && y.decided() && y.rounded(fmt) == 0) f |= kCorrectUnderflow;
+  if (!y_zero && y.decided() && y.floor_log2() < info(fmt).emin &&
+      (r == y.rounded_down(fmt) || r == y.rounded_up(fmt)))
+    f |= kSubnormalFaithful;
   return f;
 }
 
@@ -184,8 +189,8 @@ void stats_add(Stats& s, double x, double got, const Error& e, unsigned char fla
   s.max_rel = std::max(s.max_rel, rel);
   if (flags & kAbsBelowResolution) ++s.abs_below_resolution;
   else s.max_abs_resolved = std::max(s.max_abs_resolved, abs);
-  if (flags & kCorrectUnderflow) ++s.correct_underflows;
-  else s.max_rel_no_underflow = std::max(s.max_rel_no_underflow, rel);
+  if (flags & kSubnormalFaithful) ++s.rel_subnormal_faithful;
+  else s.max_rel_normal = std::max(s.max_rel_normal, rel);
   if (e.nan_mismatch) ++s.nan_mismatches;
   if (e.zero_sign_mismatch) ++s.zero_sign_mismatches;
 }

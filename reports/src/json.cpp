@@ -42,8 +42,8 @@ json stats_json(const Stats& s, Format fmt) {
           {"max_rel", num(s.max_rel)},
           {"max_abs_resolved", num(s.max_abs_resolved)},
           {"abs_below_resolution", s.abs_below_resolution},
-          {"max_rel_no_underflow", num(s.max_rel_no_underflow)},
-          {"correct_underflows", s.correct_underflows},
+          {"max_rel_normal", num(s.max_rel_normal)},
+          {"rel_subnormal_faithful", s.rel_subnormal_faithful},
           {"nan_mismatches", s.nan_mismatches},
           {"zero_sign_mismatches", s.zero_sign_mismatches}};
 }
@@ -116,9 +116,9 @@ json to_json(const Report& r) {
       {"max_abs_resolved", "max |r - y| over the points where |r - midpoint| exceeds the "
                            "enclosure's half-width (<= 2^-129 |y|); the others are counted in "
                            "abs_below_resolution"},
-      {"max_rel_no_underflow", "max |r - y| / |y| leaving out the correct underflows (r = ±0 "
+      {"max_rel_normal", "max |r - y| / |y| leaving out the correct underflows (r = ±0 "
                                "correctly rounding y != 0, relative error 1 by definition), "
-                               "counted in correct_underflows"}};
+                               "counted in rel_subnormal_faithful"}};
   j["inputs"] = {{"binary64", counts_json(r.inputs64)}, {"binary32", counts_json(r.inputs32)}};
   j["regions"] = json::array();
   for (Region g : kRegions) j["regions"].push_back({{"key", region_key(g)}, {"name", region_name(g)}});

@@ -75,7 +75,7 @@ std::string stats_cells(const json& s) {
     << (w.is_null() ? "–" : "`" + w["got"].get<std::string>() + "`") << " | "
     << fmt_num(s["mean_ulp"]) << " | " << fmt_num(s["rms_ulp"]) << " | "
     << percent(s["fraction_correctly_rounded"]) << " | " << percent(s["fraction_faithful"])
-    << " | " << abs_cell(s) << " | " << fmt_num(s["max_rel_no_underflow"]) << " | "
+    << " | " << abs_cell(s) << " | " << fmt_num(s["max_rel_normal"]) << " | "
     << s["nan_mismatches"].get<std::size_t>() << " | "
     << s["zero_sign_mismatches"].get<std::size_t>();
   return o.str();
@@ -139,10 +139,11 @@ std::string to_markdown(const json& j) {
        "reference enclosure's midpoint exceeds its half-width (2^-129·|y|): below that the true "
        "error cannot be told from 0, and huge |y| (x near DBL_MAX) would otherwise show "
        "astronomically large \"errors\" of correctly rounded results; `–` means no result was "
-       "above the resolution. `max rel` leaves out correct underflows: a result ±0 where the "
-       "exact value is a nonzero number that rounds to zero in the format has relative error 1 "
-       "by definition, yet it is the correctly rounded answer. A flush to zero that is NOT the "
-       "correct rounding (the naive path's negative tail) still counts, with relative error 1.\n";
+       "above the resolution. `max rel` leaves out the faithful results of an exact value "
+       "below the format's least normal: there the spacing is absolute, so even a correctly "
+       "rounded ±0 or subnormal has a relative error up to 1 (exactly 1 for a result ±0 where "
+       "the exact value is a tiny nonzero number that rounds to zero). A flush to zero where the "
+       "exact value is normal (the naive path's negative tail) still counts, with relative error 1.\n";
 
   o << "\n## Per region\n\n"
     << "Regions of x: " ;

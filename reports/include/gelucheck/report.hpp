@@ -91,11 +91,11 @@ struct Stats {
   // The same with the measure's noise left out (docs/report.md, "max abs and max rel"; these are
   // what report.md shows): max_abs_resolved is over the points whose |r - midpoint| exceeds the
   // enclosure's half-width (below it the true error cannot be told from 0 at the reference's
-  // 2^-128 resolution: counted in abs_below_resolution); max_rel_no_underflow leaves out the
-  // correct underflows (r = ±0, the correctly rounded value of a nonzero y, whose relative error
-  // is 1 by definition: counted in correct_underflows).
-  double max_abs_resolved = 0, max_rel_no_underflow = 0;
-  std::size_t abs_below_resolution = 0, correct_underflows = 0;
+  // 2^-128 resolution: counted in abs_below_resolution); max_rel_normal leaves out the faithful
+  // results of an exact value below the format's least normal (±0 or a subnormal, whose relative
+  // error reaches 1 by the format's gradual underflow: counted in rel_subnormal_faithful).
+  double max_abs_resolved = 0, max_rel_normal = 0;
+  std::size_t abs_below_resolution = 0, rel_subnormal_faithful = 0;
   std::size_t nan_mismatches = 0, zero_sign_mismatches = 0;
 };
 
