@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "gelucheck/common.hpp"
+#include "gelucheck/facts.hpp"
 #include "gelucheck/reference.hpp"
 #include "gelucheck/reference_boost.hpp"
 
@@ -61,8 +62,8 @@ std::vector<double> points() {
   for (int i = 0; i < 300; ++i) xs.push_back(uniform(-22, -21));     // tanh form underflows
   for (int i = 0; i < 300; ++i) xs.push_back(uniform(-39, -38.2));   // erf form underflows
   // The minima (derivative zeros) and the gap extrema, densely around them.
-  for (double x0 : {-0.75246142207101626, -0.75179152469356446, 2.6989413863772703,
-                    -2.6989413863772703, 2.0186557597718367, -2.0186557597718367}) {
+  for (double x0 : {facts::argmin_tanh, facts::argmin_erf, facts::gap_value_x,
+                    -facts::gap_value_x, facts::gap_deriv_x, -facts::gap_deriv_x}) {
     around(x0, 60);
     for (int i = 0; i < 150; ++i) xs.push_back(x0 + uniform(-1e-6, 1e-6));
   }

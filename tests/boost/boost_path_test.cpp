@@ -8,6 +8,7 @@
 #include <limits>
 
 #include "gelucheck/common.hpp"
+#include "gelucheck/facts.hpp"
 #include "gelucheck/reference_boost.hpp"
 
 #include <boost/math/constants/constants.hpp>
@@ -128,21 +129,21 @@ TEST(BoostPath, FactsOfTheDesignNotes) {
   // f(x0 + δ) − f(x0) = O(δ²): x0 printed to 17 digits then rounded to double is δ <= 1e-16
   // away, which moves the value by ~|f″|·δ² ~ 1e-32; so the value must match to half a unit of
   // its 17th digit, 5e-18 (the printed values are read as decimal strings, not doubles).
-  const Real tmin = evaluate(Form::tanh, Quantity::value, -0.75246142207101626).v;
-  const Real emin = evaluate(Form::erf, Quantity::value, -0.75179152469356446).v;
+  const Real tmin = evaluate(Form::tanh, Quantity::value, facts::argmin_tanh).v;
+  const Real emin = evaluate(Form::erf, Quantity::value, facts::argmin_erf).v;
   const Real half_unit("5.000001e-18");
   EXPECT_LE(abs(tmin - Real("-0.17004075057125405")), half_unit) << tmin;
   EXPECT_LE(abs(emin - Real("-0.16997120747990366")), half_unit) << emin;
   // The derivative there is O(δ) with δ <= 2^-54: |f′| <= |f″|·2^-54 < 2^-53.
-  EXPECT_LE(abs(evaluate(Form::tanh, Quantity::derivative, -0.75246142207101626).v), Real(0x1p-53));
-  EXPECT_LE(abs(evaluate(Form::erf, Quantity::derivative, -0.75179152469356446).v), Real(0x1p-53));
+  EXPECT_LE(abs(evaluate(Form::tanh, Quantity::derivative, facts::argmin_tanh).v), Real(0x1p-53));
+  EXPECT_LE(abs(evaluate(Form::erf, Quantity::derivative, facts::argmin_erf).v), Real(0x1p-53));
   // The gaps at their extrema (again stationary points): half a unit of the 17th digit.
   for (double s : {1.0, -1.0}) {
-    const double x = s * 2.6989413863772703;
+    const double x = s * facts::gap_value_x;
     const Real gap = evaluate(Form::tanh, Quantity::value, x).v -
                      evaluate(Form::erf, Quantity::value, x).v;
     EXPECT_LE(abs(abs(gap) - Real("4.7323552068728488e-4")), Real("5.000001e-21")) << gap;
-    const double xd = s * 2.0186557597718367;
+    const double xd = s * facts::gap_deriv_x;
     const Real dgap = evaluate(Form::tanh, Quantity::derivative, xd).v -
                       evaluate(Form::erf, Quantity::derivative, xd).v;
     EXPECT_LE(abs(abs(dgap) - Real("8.6845183498591387e-4")), Real("5.000001e-21")) << dgap;
@@ -153,7 +154,7 @@ TEST(BoostPath, IdentitiesAtHundredDigits) {
   // f(x) − f(−x) = x and f′(x) + f′(−x) = 1 hold exactly; each side carries its error bound.
   const Real slack = ldexp(Real(1), -290);
   for (Form f : kForms) {
-    for (double x : {0x1p-60, 0.001, 0.3, -0.7525, 1.0, 2.0186557597718367, 3.5, 7.25, 19.0}) {
+    for (double x : {0x1p-60, 0.001, 0.3, -0.7525, 1.0, facts::gap_deriv_x, 3.5, 7.25, 19.0}) {
       const Approx a = evaluate(f, Quantity::value, x), b = evaluate(f, Quantity::value, -x);
       EXPECT_TRUE(close(a.v, b.v, x, a.err + b.err + slack * std::fabs(x)))
           << name(f) << " value at " << hexfloat(x) << ": " << (a.v - b.v - Real(x));
@@ -184,7 +185,7 @@ TEST(BoostPath, StableFormsMatchTheTextbookDefinitions) {
   // are far above both and far below anything a wrong formula would give.
   const Real h = ldexp(Real(1), -80);
   for (Form f : kForms) {
-    for (double x : {-5.5, -3.0, -1.0, -0.7525, -0.1, 0x1p-30, 0.5, 1.0, 2.0186557597718367, 4.0,
+    for (double x : {-5.5, -3.0, -1.0, -0.7525, -0.1, 0x1p-30, 0.5, 1.0, facts::gap_deriv_x, 4.0,
                      9.0}) {
       const Real X(x);
       const Real v = evaluate(f, Quantity::value, x).v;
