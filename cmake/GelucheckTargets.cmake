@@ -7,13 +7,21 @@ set(GELUCHECK_WARNINGS -Wall -Wextra -Wpedantic -Wshadow -Wconversion -Wno-sign-
     -Wdouble-promotion -Wformat=2 -Wimplicit-fallthrough)
 set(GELUCHECK_FP_FLAGS -ffp-contract=off -fno-fast-math)
 
+set(GELUCHECK_SANITIZE_FLAGS -fsanitize=address,undefined)
+
+# Builds tgt with the sanitizers when GELUCHECK_SANITIZE is on (also for targets, such as the C
+# client of the shared library, that do not take the project's warning flags).
+function(gelucheck_target_sanitize tgt)
+  if(GELUCHECK_SANITIZE)
+    target_compile_options(${tgt} PRIVATE ${GELUCHECK_SANITIZE_FLAGS} -fno-omit-frame-pointer
+                                          -fno-sanitize-recover=undefined)
+    target_link_options(${tgt} PRIVATE ${GELUCHECK_SANITIZE_FLAGS})
+  endif()
+endfunction()
+
 function(gelucheck_target_defaults tgt)
   target_compile_options(${tgt} PRIVATE ${GELUCHECK_WARNINGS} ${GELUCHECK_FP_FLAGS})
-  if(GELUCHECK_SANITIZE)
-    target_compile_options(${tgt} PRIVATE -fsanitize=address,undefined -fno-omit-frame-pointer
-                                          -fno-sanitize-recover=undefined)
-    target_link_options(${tgt} PRIVATE -fsanitize=address,undefined)
-  endif()
+  gelucheck_target_sanitize(${tgt})
 endfunction()
 
 # gelucheck_add_test(NAME name SOURCES ... LIBS ... [LABELS ...] [ARGS ...] [TIMEOUT s])

@@ -1,4 +1,5 @@
-# cmake -DBUILD_DIR=... -DPREFIX=... -DCONSUMER=... -DGENERATOR=... -DC_COMPILER=... -DCXX_COMPILER=... -P install_test.cmake
+# cmake -DBUILD_DIR=... -DPREFIX=... -DCONSUMER=... -DGENERATOR=... -DC_COMPILER=... -DCXX_COMPILER=...
+#       [-DEXTRA_FLAGS="-fsanitize=..."] -P install_test.cmake  (EXTRA_FLAGS: a sanitized build's)
 # Installs the gelucheck build into PREFIX (emptied first), then configures, builds and runs the
 # consumer project against it with find_package(gelucheck). Any failing step fails the test.
 file(REMOVE_RECURSE "${PREFIX}")
@@ -12,7 +13,9 @@ endfunction()
 step(${CMAKE_COMMAND} --install "${BUILD_DIR}" --prefix "${PREFIX}/usr")
 step(${CMAKE_COMMAND} -S "${CONSUMER}" -B "${PREFIX}/build" -G "${GENERATOR}"
      -DCMAKE_PREFIX_PATH=${PREFIX}/usr -DCMAKE_BUILD_TYPE=RelWithDebInfo
-     -DCMAKE_C_COMPILER=${C_COMPILER} -DCMAKE_CXX_COMPILER=${CXX_COMPILER})
+     -DCMAKE_C_COMPILER=${C_COMPILER} -DCMAKE_CXX_COMPILER=${CXX_COMPILER}
+     "-DCMAKE_C_FLAGS=${EXTRA_FLAGS}" "-DCMAKE_CXX_FLAGS=${EXTRA_FLAGS}"
+     "-DCMAKE_EXE_LINKER_FLAGS=${EXTRA_FLAGS}")
 step(${CMAKE_COMMAND} --build "${PREFIX}/build" -j2)
 step("${PREFIX}/build/consumer_cpp")
 step("${PREFIX}/build/consumer_c")
