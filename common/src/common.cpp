@@ -34,7 +34,7 @@ std::optional<Quantity> parse_quantity(std::string_view s) {
   return std::nullopt;
 }
 std::optional<Format> parse_format(std::string_view s) {
-  for (Format f : {Format::binary64, Format::binary32, Format::binary16, Format::bfloat16})
+  for (Format f : all_formats)
     if (s == name(f)) return f;
   return std::nullopt;
 }

@@ -88,6 +88,7 @@ void mul(Iv& r, const Iv& a, const Iv& b) {
   mpfr_mul(hi.v, a.lo, b.lo, MPFR_RNDU);
   for (int i = 0; i < 2; ++i)
     for (int j = 0; j < 2; ++j) {
+      if (i == 0 && j == 0) continue;  // a.lo·b.lo: the starting value above
       mpfr_mul(t.v, as[i], bs[j], MPFR_RNDD);
       mpfr_min(lo.v, lo.v, t.v, MPFR_RNDD);
       mpfr_mul(t.v, as[i], bs[j], MPFR_RNDU);
@@ -343,9 +344,6 @@ double round_to(mpfr_srcptr v, Format fmt, mpfr_rnd_t mode) {
   return r;
 }
 
-constexpr Format kFormats[4] = {Format::binary64, Format::binary32, Format::binary16,
-                                Format::bfloat16};
-
 std::string describe(Form form, Quantity q, double x) {
   return std::string(name(form)) + " " + std::string(name(q)) + " at x = " + hexfloat(x);
 }
@@ -523,7 +521,7 @@ Enclosure enclose(Form form, Quantity q, double x, int bits) {
   Enclosure out;
   if (exact_case(q, x, out.lo_, out.hi_)) {
     for (int i = 0; i < 4; ++i) {
-      const double r = round_to(out.lo_, kFormats[i], MPFR_RNDN);
+      const double r = round_to(out.lo_, all_formats[i], MPFR_RNDN);
       out.rn_[i] = out.rd_[i] = out.ru_[i] = r;
     }
     out.floor_log2_ = mpfr_regular_p(out.lo_) ? mpfr_get_exp(out.lo_) - 1 : 0;
@@ -560,8 +558,8 @@ Enclosure enclose(Form form, Quantity q, double x, int bits) {
       const mpfr_rnd_t modes[3] = {MPFR_RNDN, MPFR_RNDD, MPFR_RNDU};
       double* dst[3] = {out.rn_, out.rd_, out.ru_};
       for (int m = 0; m < 3 && ok; ++m) {
-        const double a = round_to(eff.lo, kFormats[i], modes[m]);
-        ok = same_bits(a, round_to(eff.hi, kFormats[i], modes[m]));
+        const double a = round_to(eff.lo, all_formats[i], modes[m]);
+        ok = same_bits(a, round_to(eff.hi, all_formats[i], modes[m]));
         dst[m][i] = a;
       }
     }

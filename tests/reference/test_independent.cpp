@@ -15,9 +15,6 @@
 namespace gelucheck {
 namespace {
 
-constexpr Format kFormats[] = {Format::binary64, Format::binary32, Format::binary16,
-                               Format::bfloat16};
-
 std::vector<double> points(Form form) {
   std::mt19937_64 rng(20240602);
   std::vector<double> xs;
@@ -49,7 +46,7 @@ void check(Form form, Quantity q) {
   int failures = 0;
   for (double x : points(form)) {
     testing::naive(y, form, q, x);
-    for (Format fmt : kFormats) {
+    for (Format fmt : all_formats) {
       const double expected = testing::round_independent(y, fmt);
       const double got = ref::correctly_rounded(form, q, x, fmt);
       if (!same_bits(expected, got) && ++failures <= 20)

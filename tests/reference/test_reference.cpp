@@ -17,8 +17,6 @@ namespace {
 using ref::correctly_rounded;
 constexpr Quantity V = Quantity::value;
 constexpr Quantity D = Quantity::derivative;
-constexpr Format kFormats[] = {Format::binary64, Format::binary32, Format::binary16,
-                               Format::bfloat16};
 
 #define EXPECT_BITS(expected, got) \
   EXPECT_TRUE(same_bits(static_cast<double>(expected), static_cast<double>(got))) << "expected " << hexfloat(static_cast<double>(expected)) << " got " << hexfloat(static_cast<double>(got))
@@ -137,7 +135,7 @@ TEST(Reference, CubeOverflowPointsOfTheFacts) {
 
 TEST(Reference, SpecialsAndExactCases) {
   for (Form form : {Form::tanh, Form::erf})
-    for (Format fmt : kFormats) {
+    for (Format fmt : all_formats) {
       EXPECT_TRUE(std::isnan(correctly_rounded(form, V, NAN, fmt)));
       EXPECT_TRUE(std::isnan(correctly_rounded(form, D, NAN, fmt)));
       EXPECT_BITS(INFINITY, correctly_rounded(form, V, INFINITY, fmt));
@@ -219,7 +217,7 @@ TEST(Reference, HugeInputsAtMidpoints) {
     EXPECT_BITS(INFINITY, correctly_rounded(form, V, DBL_MAX, Format::binary32));
     EXPECT_BITS(-0.0, correctly_rounded(form, V, -DBL_MAX, Format::binary64));
     // The derivative tends to 1 from above and to 0 from below.
-    for (Format fmt : kFormats) {
+    for (Format fmt : all_formats) {
       EXPECT_BITS(1.0, correctly_rounded(form, D, DBL_MAX, fmt));
       EXPECT_BITS(1.0, correctly_rounded(form, D, 1e7, fmt));
       EXPECT_BITS(-0.0, correctly_rounded(form, D, -DBL_MAX, fmt));
@@ -238,7 +236,7 @@ TEST(Reference, HugeInputsAtMidpoints) {
 // of the (negative) truth.
 TEST(Reference, NegativeTailsUnderflowToMinusZero) {
   for (Form form : {Form::tanh, Form::erf})
-    for (Format fmt : kFormats) {
+    for (Format fmt : all_formats) {
       EXPECT_BITS(-0.0, correctly_rounded(form, V, -1000, fmt));
       EXPECT_BITS(-0.0, correctly_rounded(form, D, -1000, fmt));
     }
@@ -254,7 +252,7 @@ TEST(Reference, NegativeTailsUnderflowToMinusZero) {
 TEST(Reference, ResultsBelongToTheirFormat) {
   for (Form form : {Form::tanh, Form::erf})
     for (Quantity q : {V, D})
-      for (Format fmt : kFormats)
+      for (Format fmt : all_formats)
         for (double x = -45; x <= 45; x += 0.37) {
           const double r = correctly_rounded(form, q, x, fmt);
           EXPECT_BITS(round_to_format(r, fmt), r);

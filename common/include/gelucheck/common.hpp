@@ -1,6 +1,7 @@
 // gelucheck/common.hpp — the vocabulary shared by every layer (reference, library, checks, CLI).
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -15,6 +16,9 @@ enum class Quantity { value, derivative };
 // Target binary formats (IEEE 754 binary64/32/16 and Google's bfloat16). Every value of every
 // format is exactly representable as a double, so values of all four travel as `double`.
 enum class Format { binary64, binary32, binary16, bfloat16 };
+// Every Format, in declaration order (so all_formats[static_cast<int>(f)] == f).
+inline constexpr std::array<Format, 4> all_formats{Format::binary64, Format::binary32,
+                                                   Format::binary16, Format::bfloat16};
 
 struct FormatInfo {
   int precision;  // p, significand bits including the implicit one
