@@ -12,7 +12,6 @@
 // intersect are refused unless they alias exactly (e.g. interleaved even/odd views).
 #include <algorithm>
 #include <cstdint>
-#include <functional>
 #include <limits>
 #include <stdexcept>
 #include <string>

@@ -5,7 +5,6 @@
 #include "gelucheck/gelu_c.h"
 
 #include <cstdint>
-#include <functional>
 
 #include "gelucheck/gelu.hpp"
 

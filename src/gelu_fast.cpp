@@ -42,7 +42,7 @@
 //        rounded u, two products 2u: 5u; a + b as above: e = L max(e_a, e_b) + u, plus an
 //        absolute 40 * 2^-1074 where e^-(x^2/2) is subnormal (x > 37.6; a >= 1/2 there).
 // binary64 inputs (tanh form only: glibc's erfc at ~5 ulp leaves no room for a faithful test):
-//   t = tanh_arg(x) in double-double: relative 2^-100 (gelu_scalar.cpp), |t| <= 694.3 for
+//   t = dd::tanh_arg(x) in double-double: relative 2^-100 (double_double.hpp), |t| <= 694.3 for
 //        -21 <= x <= 16, so |t' - t| <= 2^-90.5, a relative 2^-90 on E.
 //   E = exp_dd(-t): relative <= 2^-68 (derived at exp_dd below; E >= e^-318 is far from 2^-968).
 //   value: d = 1 + E (dd add, 2^-104): 2^-67.9; x / d (dd div, 2^-101): e <= 2^-67.8 -> 2^-67.
@@ -141,7 +141,7 @@ bool round_to_double(DD y, double err, double* out) {
 }
 
 // ---- exp in double-double ---------------------------------------------------------------------
-// e^(a.hi + a.lo) for |a.hi| <= 700, |a.lo| <= 2^-43 (a from tanh_arg): relative error <= 2^-68
+// e^(a.hi + a.lo) for |a.hi| <= 700, |a.lo| <= 2^-43 (a from dd::tanh_arg): relative error <= 2^-68
 // when the result is >= 2^-968; below, its low part is subnormal: add an absolute 2^-1074.
 //   k = RN(a.hi 128/ln2) (|k| < 2^17, the 1.5 2^52 trick: exact integer rounding for |.| < 2^51),
 //   r = a - k ln2/128, ln2/128 = L1 + L2 (constants.hpp: L1 of 36 bits, so k L1 is exact):
@@ -172,14 +172,6 @@ DD exp_dd(DD a) {
   const DD e = dd::mul(p, DD{t.hi, t.lo});
   const double scale = std::bit_cast<double>(static_cast<std::uint64_t>((ki >> 7) + 1023) << 52);
   return {e.hi * scale, e.lo * scale};
-}
-
-// t = 2u(x) = K1 x + K2 x^3 in double-double (as the kernel's tanh_arg; relative 2^-100).
-DD tanh_arg_dd(double x) {
-  const DD s = dd::two_prod(x, x);
-  const DD k2{k::kTwoSqrt2OverPiCubic.hi, k::kTwoSqrt2OverPiCubic.lo};
-  const DD k1{k::kTwoSqrt2OverPi.hi, k::kTwoSqrt2OverPi.lo};
-  return dd::mul(dd::add(k1, dd::mul(k2, s)), x);
 }
 
 // ---- binary32 ---------------------------------------------------------------------------------
@@ -227,7 +219,7 @@ bool erf_f32(Quantity q, double x, float* out) {
 
 // ---- binary64 (tanh form) ---------------------------------------------------------------------
 bool tanh_f64(Quantity q, double x, double* out) {
-  const DD t = tanh_arg_dd(x);
+  const DD t = dd::tanh_arg(x);
   const DD E = exp_dd(DD{-t.hi, -t.lo});
   const DD d = dd::add(DD{1.0, 0.0}, E);
   if (q == Quantity::value) {

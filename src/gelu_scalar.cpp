@@ -61,7 +61,6 @@ using LD = long double;
 static_assert(std::numeric_limits<LD>::digits == 64 && std::numeric_limits<LD>::max_exponent == 16384,
               "the accurate path needs x87 80-bit long double");
 
-using dd::add;
 using dd::DD;
 using dd::mul;
 using dd::two_prod;
@@ -101,14 +100,6 @@ LD tiny_value(double x) {
 }
 
 // ---- the kernel -------------------------------------------------------------------------------
-// t = K1 x + K2 x^3 = x (K1 + K2 x^2) in double-double, for |x| <= 32.
-DD tanh_arg(double x) {
-  DD s = two_prod(x, x);
-  DD k2{k::kTwoSqrt2OverPiCubic.hi, k::kTwoSqrt2OverPiCubic.lo};
-  DD k1{k::kTwoSqrt2OverPi.hi, k::kTwoSqrt2OverPi.lo};
-  return mul(add(k1, mul(k2, s)), x);
-}
-
 // e^-(H + L), |L| <= u|H|.
 LD exp_neg_pair(LD h, LD l) { return expl(-h) * (1.0L - l); }
 
@@ -139,7 +130,7 @@ LD tanh_kernel(Quantity q, double x) {
   if (q == Quantity::derivative && std::fabs(x - k::kTanhZeroHi) <= k::kTanhZeroRadius)
     return near_zero(x, k::kTanhZeroHi, k::kTanhZeroLo, k::kTanhZeroPoly);
   LD th, tl;
-  to_ld_pair(tanh_arg(x), th, tl);
+  to_ld_pair(dd::tanh_arg(x), th, tl);
   const LD e = exp_neg_pair(th, tl);  // e^-t
   const LD d = 1.0L + e;
   if (q == Quantity::value) return X / d;  // x sigma(t)
