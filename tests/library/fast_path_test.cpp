@@ -13,10 +13,10 @@
 #include <gtest/gtest.h>
 #include <mpfr.h>
 
+#include <bit>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
-#include <cstring>
 #include <random>
 #include <vector>
 
@@ -28,12 +28,6 @@
 namespace gelucheck::testing {
 namespace {
 
-float from_bits(std::uint32_t b) {
-  float x;
-  std::memcpy(&x, &b, sizeof x);
-  return x;
-}
-
 // The 2^20-input sample: alternately any bit pattern and a uniform float in [-40, 24), then the
 // hard points and the neighbourhood of each derivative zero (where fallbacks must happen).
 std::vector<float> float_sample() {
@@ -41,7 +35,7 @@ std::vector<float> float_sample() {
   std::vector<float> xs;
   for (int n = 0; n < (1 << 20); ++n) {
     const std::uint32_t b = static_cast<std::uint32_t>(rng());
-    xs.push_back(n & 1 ? std::ldexp(static_cast<float>(b >> 8) * 0x1p-24f, 6) - 40.0f : from_bits(b));
+    xs.push_back(n & 1 ? std::ldexp(static_cast<float>(b >> 8) * 0x1p-24f, 6) - 40.0f : std::bit_cast<float>(b));
   }
   for (double x : hard_points()) xs.push_back(static_cast<float>(x));
   for (Form f : {Form::tanh, Form::erf}) {
@@ -54,8 +48,6 @@ std::vector<float> float_sample() {
   }
   return xs;
 }
-
-float eval_fn(const Fn& f, float x) { return eval(f, x); }
 
 // The region where gelu_fast.cpp evaluates (outside it, fast_only answers by a proved tail or
 // declines on purpose): a fallback inside it is a rounding-test (or dynamic-bound) failure.
@@ -73,7 +65,7 @@ TEST(LibraryFastPath, Binary32AcceptedResultsAreCorrectlyRounded) {
       float fast = 0;
       const bool ok = detail::fast_only(f.form, f.q, x, &fast);
       const float kernel = static_cast<float>(detail::accurate_kernel(f.form, f.q, x));
-      const float got = eval_fn(f, x);
+      const float got = eval(f, x);
       // scalar() returns the fast result when accepted, else the kernel's rounding.
       EXPECT_TRUE(same_bits(got, ok ? fast : kernel))
           << f.name << " input " << hex(x) << " scalar " << hex(got) << " fast " << hex(fast) << " ok " << ok;

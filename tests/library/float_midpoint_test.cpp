@@ -6,11 +6,11 @@
 // bit patterns for each of the 4 functions (about 15 minutes of one core per function set).
 #include <gtest/gtest.h>
 
+#include <bit>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
-#include <cstring>
 #include <random>
 
 #include "gelucheck/gelu_kernel.hpp"
@@ -62,19 +62,13 @@ void report(const Count* c) {
   }
 }
 
-float from_bits(std::uint32_t b) {
-  float x;
-  std::memcpy(&x, &b, sizeof x);
-  return x;
-}
-
 TEST(LibraryFloatMidpoint, Sampled) {
   std::mt19937 rng(20240607);  // fixed seed
   Count c[4];
   for (int n = 0; n < (1 << 20); ++n) {
     // Alternate any bit pattern with |x| < 40 (where the results are not exact tails).
     std::uint32_t b = static_cast<std::uint32_t>(rng());
-    float x = from_bits(b);
+    float x = std::bit_cast<float>(b);
     if (n & 1) x = std::ldexp(static_cast<float>(b >> 8) * 0x1p-24f, 6) - 40.0f;  // [-40, 24)
     for (int i = 0; i < 4; ++i) check(kFns[i], x, c[i]);
   }
@@ -97,7 +91,7 @@ TEST(LibraryFloatMidpoint, Exhaustive) {
   }
   Count c[4];
   for (std::uint64_t b = lo; b < hi; ++b) {
-    const float x = from_bits(static_cast<std::uint32_t>(b));
+    const float x = std::bit_cast<float>(static_cast<std::uint32_t>(b));
     for (int i = 0; i < 4; ++i) check(kFns[i], x, c[i]);
   }
   report(c);

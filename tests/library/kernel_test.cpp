@@ -68,8 +68,10 @@ TEST(LibraryKernel, RelativeErrorWithinTheDerivedBound) {
   }
 }
 
-// ulp error of a long double result r of g at a (g = exp or erfc), against MPFR at 200 bits.
-double ld_ulps(long double r, long double a, int (*g)(mpfr_ptr, mpfr_srcptr, mpfr_rnd_t)) {
+// ulp error of a result r of g at a (g = exp or erfc) in a format of p significand bits (64: x87
+// long double, 53: binary64 on normal results, DESIGN.md's ulp), against MPFR at 200 bits. A
+// double r or a converts to long double exactly.
+double ulps(long double r, long double a, int (*g)(mpfr_ptr, mpfr_srcptr, mpfr_rnd_t), int p) {
   mpfr_t y, d;
   mpfr_inits2(200, y, d, static_cast<mpfr_ptr>(nullptr));
   mpfr_set_ld(y, a, MPFR_RNDN);
@@ -77,7 +79,7 @@ double ld_ulps(long double r, long double a, int (*g)(mpfr_ptr, mpfr_srcptr, mpf
   mpfr_set_ld(d, r, MPFR_RNDN);
   mpfr_sub(d, d, y, MPFR_RNDN);
   mpfr_abs(d, d, MPFR_RNDN);
-  mpfr_mul_2si(d, d, -(mpfr_get_exp(y) - 1 - 63), MPFR_RNDN);  // ulp(y) = 2^(floor(log2 y) - 63)
+  mpfr_mul_2si(d, d, -(mpfr_get_exp(y) - p), MPFR_RNDN);  // ulp(y) = 2^(floor(log2 y) - (p - 1))
   const double u = mpfr_get_d(d, MPFR_RNDU);
   mpfr_clears(y, d, static_cast<mpfr_ptr>(nullptr));
   return u;
@@ -93,36 +95,19 @@ TEST(LibraryKernel, GlibcLongDoubleFunctionsAreAsAccurateAsAssumed) {
   // expl at -t (|t| <= 2389 for |x| <= 32) and at -x^2/2 (>= -800 for |x| <= 40).
   for (int i = 0; i < 20000; ++i) {
     const long double a = i % 2 ? uni(-2400, 2400) : uni(-800, 0);
-    const double u = ld_ulps(expl(a), a, mpfr_exp);
+    const double u = ulps(expl(a), a, mpfr_exp, 64);
     if (u > wexp) wexp = u, aexp = a;
   }
   // erfcl at z = -x/sqrt2, |z| <= 28.3 for |x| <= 40.
   for (int i = 0; i < 20000; ++i) {
     const long double a = i % 2 ? uni(-28.5L, 28.5L) : uni(-2, 6);
-    const double u = ld_ulps(erfcl(a), a, mpfr_erfc);
+    const double u = ulps(erfcl(a), a, mpfr_erfc, 64);
     if (u > werfc) werfc = u, aerfc = a;
   }
   std::printf("[measured] glibc expl max %.3f ulp at %s; erfcl max %.3f ulp at %s\n", wexp, hex_ld(aexp).c_str(),
               werfc, hex_ld(aerfc).c_str());
   EXPECT_LE(wexp, 2.0) << "expl at " << hex_ld(aexp);
   EXPECT_LE(werfc, 6.0) << "erfcl at " << hex_ld(aerfc);
-}
-
-
-// ulp error of a double result r of g at a, against MPFR at 200 bits (DESIGN.md's ulp for binary64
-// on normal results).
-double d_ulps(double r, double a, int (*g)(mpfr_ptr, mpfr_srcptr, mpfr_rnd_t)) {
-  mpfr_t y, d;
-  mpfr_inits2(200, y, d, static_cast<mpfr_ptr>(nullptr));
-  mpfr_set_d(y, a, MPFR_RNDN);
-  g(y, y, MPFR_RNDN);
-  mpfr_set_d(d, r, MPFR_RNDN);
-  mpfr_sub(d, d, y, MPFR_RNDN);
-  mpfr_abs(d, d, MPFR_RNDN);
-  mpfr_mul_2si(d, d, -(mpfr_get_exp(y) - 1 - 52), MPFR_RNDN);  // ulp(y) = 2^(floor(log2 y) - 52)
-  const double u = mpfr_get_d(d, MPFR_RNDU);
-  mpfr_clears(y, d, static_cast<mpfr_ptr>(nullptr));
-  return u;
 }
 
 // The binary32 fast paths of src/gelu_fast.cpp assume glibc's double exp <= 1 ulp and erfc <= 8 ulp
@@ -137,12 +122,12 @@ TEST(LibraryKernel, GlibcDoubleFunctionsAreAsAccurateAsAssumed) {
   double wexp = 0, werfc = 0, aexp = 0, aerfc = 0;
   for (int i = 0; i < 12000; ++i) {
     const double a = i % 3 == 0 ? uni(-700, 318) : i % 3 == 1 ? uni(-708, 0) : uni(-2, 2);
-    const double u = d_ulps(std::exp(a), a, mpfr_exp);
+    const double u = ulps(std::exp(a), a, mpfr_exp, 53);
     if (u > wexp) wexp = u, aexp = a;
   }
   for (int i = 0; i < 12000; ++i) {
     const double a = i % 3 == 0 ? uni(-28.5, 11.4) : i % 3 == 1 ? uni(-1, 3) : uni(3, 11.4);
-    const double u = d_ulps(std::erfc(a), a, mpfr_erfc);
+    const double u = ulps(std::erfc(a), a, mpfr_erfc, 53);
     if (u > werfc) werfc = u, aerfc = a;
   }
   std::printf("[measured] glibc exp max %.3f ulp at %s; erfc max %.3f ulp at %s\n", wexp, hex(aexp).c_str(), werfc,

@@ -4,9 +4,9 @@
 // measure, not bugs to fix.
 #include <gtest/gtest.h>
 
+#include <bit>
 #include <cfloat>
 #include <cmath>
-#include <cstring>
 #include <limits>
 #include <random>
 
@@ -61,15 +61,13 @@ TEST(LibraryNaive, IsTheSeedsFormulaBitForBit) {
     const std::uint64_t b = rng();
     double x;
     if (i % 2) {
-      std::memcpy(&x, &b, sizeof x);
+      x = std::bit_cast<double>(b);
     } else {
       x = std::ldexp(1.0 + static_cast<double>(b >> 12) * 0x1p-52, static_cast<int>(b % 5) - 2) *
           ((b >> 3) & 1 ? -1 : 1);
     }
     check_bits(x);
-    const auto b32 = static_cast<std::uint32_t>(b);
-    float xf;
-    std::memcpy(&xf, &b32, sizeof xf);
+    const float xf = std::bit_cast<float>(static_cast<std::uint32_t>(b));
     check_bits(i % 2 ? xf : static_cast<float>(x));
   }
   for (double x : hard_points()) check_bits(x), check_bits(static_cast<float>(x));
