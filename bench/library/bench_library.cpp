@@ -25,6 +25,14 @@ std::vector<T> uniform(T a, T b, unsigned seed) {
   return v;
 }
 
+// Items processed, and "ns_per_element" = CPU time / (iterations * kN).
+void count_elements(benchmark::State& st) {
+  st.SetItemsProcessed(static_cast<std::int64_t>(st.iterations() * kN));
+  st.counters["ns_per_element"] =
+      benchmark::Counter(static_cast<double>(kN) * 1e-9, benchmark::Counter::kIsIterationInvariantRate |
+                                                           benchmark::Counter::kInvert);
+}
+
 template <class T>
 void BM_map(benchmark::State& st) {
   const Form f = st.range(0) ? Form::erf : Form::tanh;
@@ -36,10 +44,7 @@ void BM_map(benchmark::State& st) {
     benchmark::DoNotOptimize(out.data());
     benchmark::ClobberMemory();
   }
-  st.SetItemsProcessed(static_cast<std::int64_t>(st.iterations() * kN));
-  st.counters["ns_per_element"] =
-      benchmark::Counter(static_cast<double>(kN) * 1e-9, benchmark::Counter::kIsIterationInvariantRate |
-                                                           benchmark::Counter::kInvert);
+  count_elements(st);
 }
 
 template <class T>
@@ -54,10 +59,7 @@ void BM_backward(benchmark::State& st) {
     benchmark::DoNotOptimize(dx.data());
     benchmark::ClobberMemory();
   }
-  st.SetItemsProcessed(static_cast<std::int64_t>(st.iterations() * kN));
-  st.counters["ns_per_element"] =
-      benchmark::Counter(static_cast<double>(kN) * 1e-9, benchmark::Counter::kIsIterationInvariantRate |
-                                                           benchmark::Counter::kInvert);
+  count_elements(st);
 }
 
 // Args: {form (0 tanh, 1 erf), path (0 accurate, 1 naive)}.
