@@ -6,4 +6,5 @@ inline constexpr int kExitOk = 0;       // everything done
 inline constexpr int kExitBadInput = 1; // at least one input line could not be parsed
 inline constexpr int kExitUsage = 2;    // unknown option, bad option value, missing subcommand
 inline constexpr int kExitFailure = 3;  // a computation or I/O failure (e.g. ref::ReferenceError)
+inline constexpr int kExitGate = 4;     // report --gate: a claim broken or a property failed
 }  // namespace gelucheck::cli

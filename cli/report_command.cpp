@@ -21,8 +21,6 @@
 namespace gelucheck::cli {
 namespace {
 
-inline constexpr int kExitGate = 4;
-
 struct ReportArgs {
   std::string out = "gelucheck-report";
   std::string seed = std::to_string(report::kDefaultSeed);
