@@ -3,9 +3,7 @@
 // every floating-point input or result is also given as a C99 hex float.
 #include <algorithm>
 #include <cmath>
-#include <map>
 
-#include "gelucheck/reference.hpp"
 #include "internal.hpp"
 
 namespace gelucheck::report {
@@ -116,9 +114,9 @@ json to_json(const Report& r) {
       {"max_abs_resolved", "max |r - y| over the points where |r - midpoint| exceeds the "
                            "enclosure's half-width (<= 2^-129 |y|); the others are counted in "
                            "abs_below_resolution"},
-      {"max_rel_normal", "max |r - y| / |y| leaving out the correct underflows (r = ±0 "
-                               "correctly rounding y != 0, relative error 1 by definition), "
-                               "counted in rel_subnormal_faithful"}};
+      {"max_rel_normal", "max |r - y| / |y| leaving out the faithful results of an exact y "
+                         "below the format's least normal (gradual underflow: relative error up "
+                         "to 1), counted in rel_subnormal_faithful"}};
   j["inputs"] = {{"binary64", counts_json(r.inputs64)}, {"binary32", counts_json(r.inputs32)}};
   j["regions"] = json::array();
   for (Region g : kRegions) j["regions"].push_back({{"key", region_key(g)}, {"name", region_name(g)}});
