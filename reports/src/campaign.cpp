@@ -97,11 +97,7 @@ namespace {
 
 constexpr double kInf = std::numeric_limits<double>::infinity();
 
-double next_away(Format fmt, double r) {
-  const double toward = std::copysign(INFINITY, r);
-  if (fmt == Format::binary64) return std::nextafter(r, toward);
-  return static_cast<double>(std::nextafter(static_cast<float>(r), static_cast<float>(toward)));
-}
+double next_away(Format fmt, double r) { return next_in(fmt, r, std::copysign(INFINITY, r)); }
 
 struct RowSpec {
   Path path;

@@ -8,7 +8,7 @@
 #include <limits>
 
 #include "gelucheck/facts.hpp"
-#include "gelucheck/report.hpp"
+#include "internal.hpp"
 
 namespace gelucheck::report {
 namespace {
@@ -37,11 +37,6 @@ double random_finite(Format fmt, SplitMix64& g) {
     if (((b32 >> 23) & 0xff) == 0xff) continue;
     return static_cast<double>(std::bit_cast<float>(b32));
   }
-}
-
-double next_in(Format fmt, double x, double toward) {
-  if (fmt == Format::binary64) return std::nextafter(x, toward);
-  return static_cast<double>(std::nextafter(static_cast<float>(x), static_cast<float>(toward)));
 }
 
 // The hard points of DESIGN.md §1 (gelucheck/facts.hpp, the one home of them, with the binary32
@@ -80,6 +75,11 @@ std::vector<double> hard_points(Format fmt) {
 }
 
 }  // namespace
+
+double next_in(Format fmt, double x, double toward) {
+  if (fmt == Format::binary64) return std::nextafter(x, toward);
+  return static_cast<double>(std::nextafter(static_cast<float>(x), static_cast<float>(toward)));
+}
 
 std::vector<double> inputs(Format fmt, std::uint64_t seed, std::size_t points,
                            InputCounts* counts) {

@@ -20,6 +20,9 @@ struct Progress {
 void parallel_for(std::size_t n, unsigned threads, const Progress& progress, const char* what,
                   const std::function<void(std::size_t)>& body);
 
+// The neighbour of x (a value of fmt) in fmt, in the direction of `toward`.
+double next_in(Format fmt, double x, double toward);
+
 // The implementation under test at x (a value of fmt), as a double holding the fmt result.
 double evaluate(Path p, Form f, Quantity q, Format fmt, double x);
 
