@@ -169,8 +169,8 @@ TEST(ReportAgreement, OverallRowsMatchAnIndependentLoop) {
                                std::fabs(y.approx()) < std::ldexp(1.0, info(c.f).emin);
       const bool faithful =
           got == y.rounded_down(c.f) || got == y.rounded_up(c.f);  // ±0 compare equal
-      raw_rel = std::max(raw_rel, std::isnan(e.rel) ? INFINITY : e.rel);
-      raw_abs = std::max(raw_abs, std::isnan(e.abs) ? INFINITY : e.abs);
+      raw_rel = std::max(raw_rel, std::isnan(e.rel) ? HUGE_VAL : e.rel);
+      raw_abs = std::max(raw_abs, std::isnan(e.abs) ? HUGE_VAL : e.abs);
       if (y_subnormal && faithful) ++underflows;
       else if (!std::isnan(e.rel)) max_rel = std::max(max_rel, e.rel);
       if (std::isfinite(e.abs) && mpfr_number_p(y.lo()) && mpfr_number_p(y.hi())) {
