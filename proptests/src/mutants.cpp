@@ -5,6 +5,7 @@
 #include <cmath>
 #include <limits>
 
+#include "gelucheck/constants.hpp"
 #include "gelucheck/proptests/subject.hpp"
 #include "gelucheck/proptests/views.hpp"
 
@@ -12,8 +13,10 @@ namespace gelucheck::prop {
 
 namespace {
 
-// √(2/π) rounded to nearest binary64 (0.79788456080286535588 rounds to this), as the seed uses.
-constexpr double kSqrt2OverPi = 0x1.9884533d43651p-1;
+// √(2/π) and 0.044715 rounded to nearest binary64: the library's own (constants.hpp), so a
+// mutant differs from what it mutates by its one mistake only.
+using constants::kCubic;
+using constants::kSqrt2OverPi;
 
 // Forwards everything to the accurate library; a mutant overrides what it breaks. The default
 // map/backward go element by element through the (possibly broken) scalar functions, so that a
@@ -89,7 +92,7 @@ struct PowCube final : Mutant {
   Claims claims() const override { return seed_->claims(); }
   double value(Form f, double x) const override {
     if (f == Form::erf) return seed_->value(f, x);
-    return 0.5 * x * (1.0 + std::tanh(kSqrt2OverPi * (x + 0.044715 * std::pow(x, 3.0))));
+    return 0.5 * x * (1.0 + std::tanh(kSqrt2OverPi * (x + kCubic * std::pow(x, 3.0))));
   }
   float value(Form f, float x) const override { return seed_->value(f, x); }
   double deriv(Form f, double x) const override { return seed_->deriv(f, x); }
@@ -122,7 +125,7 @@ struct DerivMissingTerm final : Mutant {
   DerivMissingTerm() : Mutant("mutant_deriv_missing_term") {}
   static double d(Form f, double x) {
     if (f == Form::erf) return 0.5 * std::erfc(-x * 0x1.6a09e667f3bcdp-1);  // x·(1/√2)
-    const double u = kSqrt2OverPi * (x + 0.044715 * (x * x * x));
+    const double u = kSqrt2OverPi * (x + kCubic * (x * x * x));
     return 1.0 / (1.0 + std::exp(-2.0 * u));
   }
   double deriv(Form f, double x) const override { return d(f, x); }
