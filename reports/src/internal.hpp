@@ -29,7 +29,9 @@ double evaluate(Path p, Form f, Quantity q, Format fmt, double x);
 std::vector<Row> campaign(Format fmt, const std::vector<double>& xs, const Options& opt,
                           const Progress& progress);
 Gap tanh_erf_gap(const Options& opt, const Progress& progress);
-Properties run_properties(const Options& opt, const std::string& scratch_dir);
+// Runs the property suite (unless Options say not to) in a scratch directory of its own, removed
+// afterwards.
+Properties run_properties(const Options& opt);
 
 // Runs argv[0] (a path, or a name looked up in PATH) with stdout and stderr appended to `log`,
 // in directory `cwd` (empty: the current one), with `env` ("NAME=value") added to the

@@ -1,12 +1,15 @@
 // The property suite's outcome: gelucheck_proptests (GoogleTest + RapidCheck, proptests/) run as a
 // subprocess with --gtest_output=json, its JSON and log read back. Each test records the Lean
 // theorem it mirrors as the GoogleTest property "lean" (and may record "cases").
+#include <stdlib.h>
 #include <unistd.h>
 
+#include <filesystem>
 #include <fstream>
 #include <map>
 #include <regex>
 #include <sstream>
+#include <stdexcept>
 
 #include <nlohmann/json.hpp>
 
@@ -65,6 +68,24 @@ std::map<std::string, std::uint64_t> cases_from_log(const std::string& log) {
   return cases;
 }
 
+// A fresh directory under the system's temporary one, removed with its contents on scope exit.
+struct Scratch {
+  std::string path;
+  Scratch() {
+    namespace fs = std::filesystem;
+    path = (fs::temp_directory_path() / "gelucheck-proptests-XXXXXX").string();
+    if (!mkdtemp(path.data()))
+      throw std::runtime_error("cannot create a scratch directory in " +
+                               fs::temp_directory_path().string());
+  }
+  Scratch(const Scratch&) = delete;
+  Scratch& operator=(const Scratch&) = delete;
+  ~Scratch() {
+    std::error_code ec;
+    std::filesystem::remove_all(path, ec);
+  }
+};
+
 std::string property_string(const nlohmann::json& t, const char* key) {
   if (!t.contains(key)) return "";
   const auto& v = t[key];
@@ -73,7 +94,7 @@ std::string property_string(const nlohmann::json& t, const char* key) {
 
 }  // namespace
 
-Properties run_properties(const Options& opt, const std::string& scratch_dir) {
+Properties run_properties(const Options& opt) {
   Properties p;
   if (!opt.properties) {
     p.status = "skipped";
@@ -93,8 +114,9 @@ Properties run_properties(const Options& opt, const std::string& scratch_dir) {
                "pass --proptests PATH or --no-properties)";
     return p;
   }
-  const std::string json_path = scratch_dir + "/proptests.json";
-  const std::string log_path = scratch_dir + "/proptests.log";
+  const Scratch scratch;
+  const std::string json_path = scratch.path + "/proptests.json";
+  const std::string log_path = scratch.path + "/proptests.log";
   std::vector<std::string> env;
   // The report's seed drives RapidCheck too (same seed, same cases), unless the user set RC_PARAMS.
   if (const char* user = getenv("RC_PARAMS")) {

@@ -2,9 +2,7 @@
 #include <chrono>
 #include <cstdio>
 #include <ctime>
-#include <filesystem>
 #include <stdexcept>
-#include <stdlib.h>
 
 #include "internal.hpp"
 
@@ -52,21 +50,7 @@ Report run(const Options& opt) {
   t0 = std::chrono::steady_clock::now();
   if (opt.properties && opt.progress)
     std::fputs("[gelucheck report] running the property suite...\n", stderr);
-  {
-    namespace fs = std::filesystem;
-    std::string scratch = (fs::temp_directory_path() / "gelucheck-proptests-XXXXXX").string();
-    if (!mkdtemp(scratch.data())) throw std::runtime_error("cannot create a scratch directory in " +
-                                                           fs::temp_directory_path().string());
-    try {
-      r.properties = run_properties(opt, scratch);
-    } catch (...) {
-      std::error_code ec;
-      fs::remove_all(scratch, ec);
-      throw;
-    }
-    std::error_code ec;
-    fs::remove_all(scratch, ec);
-  }
+  r.properties = run_properties(opt);
   r.seconds_properties = seconds_since(t0);
   r.gate_failures = gate_failures(r);
   return r;
