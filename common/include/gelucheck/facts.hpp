@@ -2,11 +2,14 @@
 // points computed from them, as binary64 (and binary32) constants: hex float, the decimal beside,
 // and which fact. Every test, generator and report that needs a hard point takes it from here.
 //
-// Where they come from: proptests/tools/hard_points.py (mpmath 1.3 at 60 digits; run
-//   python3 proptests/tools/hard_points.py), agreeing with DESIGN.md's 40-digit table to the 17
-// digits written there. Each constant is the binary64 (binary32 for f32_*) value nearest the real
-// point. They are checked against the MPFR reference in tests/reference/test_reference.cpp
-// (minima, gap suprema, the underflow points) — not against the library under test.
+// Where they come from: the minima, gap suprema and their locations are DESIGN.md §1's 40-digit
+// table (gap_*_sup_up are the card's bounds just above); the argmins, the underflow points and
+// cbrt(max) are also computed by proptests/tools/hard_points.py (mpmath 1.3 at 60 digits; run
+// python3 proptests/tools/hard_points.py), agreeing with the table to its 17 printed digits;
+// `lipschitz` is sup|f'| from mpmath (see its comment below). Each constant is the binary64
+// (binary32 for f32_*) value nearest the real point. They are checked against the MPFR reference
+// in tests/reference/test_reference.cpp (minima, gap suprema, the underflow points) — not against
+// the library under test.
 //
 // NOT here: the library's own thresholds and coefficients (src/include/gelucheck/constants.hpp),
 // which are implementation choices, not facts about the functions.
