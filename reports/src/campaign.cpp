@@ -331,7 +331,7 @@ std::vector<std::string> gate_failures(const Report& r) {
                   "(region %s): expected %s, got %s (%.17g ulp%s); max %.17g ulp at x = %s, "
                   "%zu sign-of-zero mismatches",
                   path_name(row.path), name(row.format).data(), name(row.form).data(),
-                  name(row.quantity).data(), row.claim->text, row.claim_breaks, all.count,
+                  name(row.quantity).data(), row.claim->text.c_str(), row.claim_breaks, all.count,
                   hexfloat(bx).c_str(), std::isnan(bx) ? "?" : region_name(regions_of(bx, row.format)[0]),
                   hexfloat(row.break_expected.value_or(NAN)).c_str(),
                   hexfloat(row.break_got.value_or(NAN)).c_str(), row.break_ulp,

@@ -57,7 +57,7 @@ json row_json(const Row& r) {
   if (r.claim)
     claim = {{"text", r.claim->text}, {"max_ulp", r.claim->max_ulp},
              {"strict", !r.claim->inclusive}, {"zero_sign", r.claim->sign_of_zero},
-             {"specials", r.claim->specials}};
+             {"specials", r.claim->claims_anything()}};
   return {{"implementation", path_name(r.path)},
           {"type", type_name(r.format)},
           {"format", name(r.format)},

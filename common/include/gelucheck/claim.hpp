@@ -15,6 +15,7 @@
 #pragma once
 
 #include <cmath>
+#include <stdexcept>
 #include <string>
 
 #include "gelucheck/common.hpp"
@@ -69,6 +70,13 @@ bool meets(const Claim& c, const E& e, double exact_magnitude) {
     }
   }
   return false;
+}
+
+// The same for a claim of the ulp kind (or none), which needs no magnitude.
+template <class E>
+bool meets(const Claim& c, const E& e) {
+  if (c.kind == Claim::Kind::allclose) throw std::logic_error("meets: allclose needs |y|");
+  return meets(c, e, 0.0);
 }
 
 }  // namespace gelucheck

@@ -19,6 +19,7 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <span>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -65,6 +66,14 @@ std::optional<Op> parse_op(std::string_view s);
 std::string abi_symbol(const Op& op);     // "gelu_tanh_f64", "gelu_erf_backward_bf16"
 // Every op, in a fixed order (form, direction, format as in all_formats).
 const std::vector<Op>& all_ops();
+
+// Storage: a value of the format (exactly) to and from its storage. binary16 and bfloat16 as bit
+// patterns; NaN encodes as the format's default quiet NaN (sign kept). Encoding a double that is
+// not a value of the format is a caller's error (std::invalid_argument).
+std::uint16_t to_bits16(Format fmt, double v);
+double from_bits16(Format fmt, std::uint16_t bits);
+std::vector<unsigned char> encode(Format fmt, std::span<const double> values);
+std::vector<double> decode(Format fmt, const void* storage, std::size_t n);
 
 // ---------------------------------------------------------------------------------------------
 // What happened on one call.
