@@ -1,35 +1,40 @@
-// `gelucheck report [--out DIR] [--seed S] [--points N]` (shared DESIGN.md §4, a contract): runs
-// the built-in accuracy campaign and writes DIR/report.json, DIR/report.md and the plots
-// (reports/, docs/report.md).
+// `gelucheck report [--out DIR] [--seed S] [--points N]` (a contract, docs/cli.md): the main job.
+// Measures the library's two paths and the real peers found in this installation (PyTorch,
+// oneDNN: subject::peer_specs()) against the MPFR reference, with the property suite on each, and
+// writes DIR/report.json, DIR/report.md and the plots (reports/, docs/report.md). The gate counts
+// only the subjects that claim something (the library's accurate path): peers are measured, not
+// gated.
 //
-// Exit codes: those of main.cpp (0 ok, 2 usage — bad option or value, 3 failure — e.g. --out not
-// writable, gnuplot failed), plus kExitGate (4): with --gate, a claim is broken or a property
-// failed or could not be run; the report is written all the same.
+// Exit codes: those of main.cpp (0 ok, 2 usage, 3 failure — e.g. --out not writable, gnuplot
+// failed), plus kExitGate (4): with --gate, a claim is broken or a property failed or could not
+// be run; the report is written all the same.
 #include <unistd.h>
 
 #include <charconv>
-#include <memory>
-#include <optional>
 #include <cstdint>
 #include <cstdio>
+#include <memory>
+#include <optional>
 #include <string>
 
 #include "commands.hpp"
 #include "exit_codes.hpp"
 #include "gelucheck/report.hpp"
+#include "gelucheck/subject.hpp"
 
 namespace gelucheck::cli {
 namespace {
 
-struct ReportArgs {
-  std::string out = "gelucheck-report";
+struct CampaignArgs {
   std::string seed = std::to_string(report::kDefaultSeed);
   std::string points = std::to_string(report::kDefaultPoints);
   unsigned threads = 2;
   unsigned property_cases = 1000;
+  double timeout = 60;
   std::string proptests;
-  bool no_properties = false, no_plots = false, gate = false, quiet = false;
-  int planted = 0;
+  std::string formats = "f64,f32,bf16,f16";
+  std::string functions = "tanh.value,tanh.derivative,erf.value,erf.derivative";
+  bool no_properties = false, no_plots = false, quiet = false;
 };
 
 // An unsigned integer, decimal or 0x-hex, the whole string, within [lo, hi]; nothing else.
@@ -44,104 +49,139 @@ std::optional<std::uint64_t> parse_uint(const std::string& s, std::uint64_t lo, 
   return v;
 }
 
-int usage(const std::string& msg) {
-  std::fprintf(stderr, "gelucheck report: %s\n", msg.c_str());
-  return kExitUsage;
+// A comma-separated list (empty items kept, so that "f64,,f32" is an error, not f64 and f32).
+std::vector<std::string> split(const std::string& s) {
+  std::vector<std::string> v;
+  std::size_t b = 0;
+  for (;;) {
+    const std::size_t e = s.find(',', b);
+    v.push_back(s.substr(b, e == std::string::npos ? std::string::npos : e - b));
+    if (e == std::string::npos) return v;
+    b = e + 1;
+  }
 }
 
+struct ReportArgs {
+  std::string out = "gelucheck-report";
+  std::vector<std::string> subjects;
+  bool no_peers = false, gate = false;
+};
+
 }  // namespace
+
+std::function<std::string(report::Options&)> add_campaign_options(CLI::App* sub) {
+  auto a = std::make_shared<CampaignArgs>();
+  sub->add_option("--seed", a->seed,
+                  "Seed of the random inputs and of the property suite: an unsigned 64-bit "
+                  "integer, decimal or 0x-hex")
+      ->capture_default_str();
+  sub->add_option("--points", a->points,
+                  "Random + grid inputs per sampled format (binary64, binary32); hard points and "
+                  "specials come on top; the 16-bit formats are always exhaustive (" +
+                      std::to_string(report::kMinPoints) + " to " +
+                      std::to_string(report::kMaxPoints) + ")")
+      ->capture_default_str();
+  sub->add_option("--threads", a->threads, "Worker threads (results do not depend on it)")
+      ->capture_default_str()
+      ->check(CLI::Range(1u, 64u));
+  sub->add_option("--timeout", a->timeout,
+                  "Seconds one call of an out-of-process subject may take before it is killed "
+                  "(a hang is a finding)")
+      ->capture_default_str()
+      ->check(CLI::Range(0.1, 86400.0));
+  sub->add_option("--proptests", a->proptests,
+                  "The property suite's executable (default: the gelucheck_proptests built or "
+                  "installed with this gelucheck)");
+  sub->add_option("--property-cases", a->property_cases,
+                  "RapidCheck cases per property (RC_PARAMS max_success, unless RC_PARAMS is set)")
+      ->capture_default_str()
+      ->check(CLI::Range(1u, 100000000u));
+  sub->add_option("--formats", a->formats, "Formats to measure: f64,f32,bf16,f16")
+      ->capture_default_str();
+  sub->add_option("--functions", a->functions,
+                  "Functions to measure: tanh.value,tanh.derivative,erf.value,erf.derivative")
+      ->capture_default_str();
+  sub->add_flag("--no-properties", a->no_properties, "Do not run the property suite");
+  sub->add_flag("--no-plots", a->no_plots, "Do not draw plots (no gnuplot needed)");
+  sub->add_flag("--quiet", a->quiet, "No progress on stderr (shown only on a terminal anyway)");
+  return [a](report::Options& opt) -> std::string {
+    if (a->no_properties && !a->proptests.empty())
+      return "--proptests and --no-properties contradict each other";
+    // CLI11's integer conversion takes "-1" (wrapped) and "1e3"; these must be refused.
+    const auto seed = parse_uint(a->seed, 0, UINT64_MAX);
+    if (!seed) return "--seed " + a->seed + ": not an unsigned 64-bit integer (decimal or 0x-hex)";
+    const auto points = parse_uint(a->points, report::kMinPoints, report::kMaxPoints);
+    if (!points)
+      return "--points " + a->points + ": not an integer in [" + std::to_string(report::kMinPoints) +
+             ", " + std::to_string(report::kMaxPoints) + "]";
+    opt.seed = *seed;
+    opt.points = static_cast<std::size_t>(*points);
+    opt.threads = a->threads;
+    opt.call_timeout_seconds = a->timeout;
+    opt.properties = !a->no_properties;
+    opt.proptests = a->proptests;
+    opt.property_cases = a->property_cases;
+    opt.plots = !a->no_plots;
+    opt.progress = !a->quiet && isatty(STDERR_FILENO);
+    opt.formats.clear();
+    for (const std::string& f : split(a->formats)) {
+      const std::optional<Format> fmt = subject::parse_dtype(f);
+      if (!fmt) return "--formats: unknown format \"" + f + "\" (f64, f32, bf16, f16)";
+      opt.formats.push_back(*fmt);
+    }
+    opt.functions.clear();
+    for (const std::string& f : split(a->functions)) {
+      const std::optional<subject::Function> fn = subject::parse_function(f);
+      if (!fn)
+        return "--functions: unknown function \"" + f +
+               "\" (tanh.value, tanh.derivative, erf.value, erf.derivative)";
+      opt.functions.push_back(*fn);
+    }
+    if (opt.formats.empty() || opt.functions.empty())
+      return "--formats and --functions must name at least one each";
+    return "";
+  };
+}
 
 std::function<int()> add_report_command(CLI::App& app) {
   auto args = std::make_shared<ReportArgs>();
   CLI::App* sub = app.add_subcommand(
-      "report", "Run the accuracy campaign (accurate and naive paths, double and float, both "
-                "forms, value and derivative) against the MPFR reference, the tanh-erf gap and "
-                "the property suite; write DIR/report.json, DIR/report.md and plots");
+      "report", "The main job: measure the library's accurate and naive paths and the real peers "
+                "of this installation (PyTorch, oneDNN) against the MPFR reference — binary64 and "
+                "binary32 sampled, bfloat16 and binary16 exhaustively, both forms, value and "
+                "derivative — with the tanh-erf gap and the property suite on each; write "
+                "DIR/report.json, DIR/report.md and plots");
   sub->add_option("--out", args->out,
-                  "Directory to write (replaced only if empty or holding a previous report)")
+                  "Directory to write (replaced only if empty or holding a previous report that "
+                  "gelucheck wrote)")
       ->capture_default_str();
-  sub->add_option("--seed", args->seed,
-                  "Seed of the random inputs and of the property suite: an unsigned 64-bit "
-                  "integer, decimal or 0x-hex")
-      ->capture_default_str();
-  sub->add_option("--points", args->points,
-                  "Random + grid inputs per format (" + std::to_string(report::kMinPoints) +
-                      " to " + std::to_string(report::kMaxPoints) +
-                      "); hard points and specials come on top")
-      ->capture_default_str();
-  sub->add_option("--threads", args->threads, "Worker threads (results do not depend on it)")
-      ->capture_default_str()
-      ->check(CLI::Range(1u, 64u));
-  sub->add_option("--proptests", args->proptests,
-                  "The property suite's executable (default: the gelucheck_proptests built with "
-                  "this gelucheck)");
-  sub->add_option("--property-cases", args->property_cases,
-                  "RapidCheck cases per property (RC_PARAMS max_success, unless RC_PARAMS is set)")
-      ->capture_default_str()
-      ->check(CLI::Range(1u, 100000000u));
-  sub->add_flag("--no-properties", args->no_properties, "Do not run the property suite");
-  sub->add_flag("--no-plots", args->no_plots, "Do not draw plots (no gnuplot needed)");
-  sub->add_flag("--gate", args->gate,
-                "Exit 4 when the accurate path breaks its claimed bound, a property fails, or "
-                "the property suite could not be run");
-  sub->add_flag("--quiet", args->quiet, "No progress on stderr (shown only on a terminal anyway)");
-  // Hidden (empty group): for the gate's own test; the report says so in large letters.
-  sub->add_option("--test-only-plant-regression-ulps", args->planted,
-                  "TEST ONLY: move every accurate result this many ulps away from zero")
-      ->group("")
-      ->check(CLI::Range(0, 1000));
+  sub->add_option("--subject", args->subjects,
+                  "Measure these subjects instead of accurate, naive and the peers (repeatable; "
+                  "specs as for `gelucheck check`)");
+  sub->add_flag("--no-peers", args->no_peers, "Leave out the peers (PyTorch, oneDNN)");
+  sub->add_flag("--gate",
+                args->gate,
+                "Exit 4 when a subject that claims something breaks it, a property fails on it, "
+                "or the property suite could not be run");
+  auto apply = add_campaign_options(sub);
 
-  return [args]() -> int {
+  return [args, apply]() -> int {
     report::Options opt;
-    const auto seed = parse_uint(args->seed, 0, UINT64_MAX);
-    if (!seed)
-      return usage("--seed " + args->seed + ": not an unsigned 64-bit integer (decimal or 0x-hex)");
-    const auto points = parse_uint(args->points, report::kMinPoints, report::kMaxPoints);
-    if (!points)
-      return usage("--points " + args->points + ": not an integer in [" +
-                   std::to_string(report::kMinPoints) + ", " + std::to_string(report::kMaxPoints) + "]");
-    opt.seed = *seed;
-    opt.points = static_cast<std::size_t>(*points);
-    opt.threads = args->threads;
-    opt.properties = !args->no_properties;
-    opt.proptests = args->proptests;
-    opt.property_cases = args->property_cases;
-    opt.plots = !args->no_plots;
-    opt.progress = !args->quiet && isatty(STDERR_FILENO);
-    opt.planted_regression_ulps = args->planted;
-    if (args->no_properties && !args->proptests.empty())
-      return usage("--proptests and --no-properties contradict each other");
-
-    try {
-      report::check_writable(args->out);  // fail before the campaign, not after it
-    } catch (const std::exception& e) {
-      std::fprintf(stderr, "gelucheck report: %s\n", e.what());
-      return kExitFailure;
+    if (const std::string why = apply(opt); !why.empty()) {
+      std::fprintf(stderr, "gelucheck report: %s\n", why.c_str());
+      return kExitUsage;
     }
-    const report::Report rep = report::run(opt);
-    try {
-      report::write(rep, args->out);
-    } catch (const std::exception& e) {
-      std::fprintf(stderr, "gelucheck report: %s\n", e.what());
-      return kExitFailure;
+    if (!args->subjects.empty()) {
+      if (args->no_peers) {
+        std::fprintf(stderr, "gelucheck report: --subject and --no-peers contradict each other\n");
+        return kExitUsage;
+      }
+      opt.subjects = args->subjects;
+    } else if (!args->no_peers) {
+      for (const std::string& p : subject::peer_specs()) opt.subjects.push_back(p);
     }
-
-    std::printf("gelucheck report: wrote %s/report.md (read this), %s/report.json (schema %s)%s\n",
-                args->out.c_str(), args->out.c_str(), report::kSchema,
-                opt.plots ? " and the plots (*.png)" : "");
-    if (rep.properties.status != "run")
-      std::printf("gelucheck report: properties NOT run (%s): %s\n", rep.properties.status.c_str(),
-                  rep.properties.reason.c_str());
-    if (rep.gate_failures.empty()) {
-      std::printf("gelucheck report: every claim holds%s\n",
-                  rep.properties.status == "run" ? " and every property passed" : "");
-      return kExitOk;
-    }
-    std::FILE* to = args->gate ? stderr : stdout;
-    std::fflush(stdout);
-    std::fprintf(to, "gelucheck report: %zu gate failure(s):\n", rep.gate_failures.size());
-    for (const std::string& f : rep.gate_failures) std::fprintf(to, "  %s\n", f.c_str());
-    return args->gate ? kExitGate : kExitOk;
+    opt.command = "gelucheck report";
+    return run_report(opt, {args->out, "", args->gate});
   };
 }
 

@@ -69,52 +69,19 @@ std::vector<Region> regions_of(double x, Format fmt) {
   return rs;
 }
 
-std::string describe(const Plant& p) {
-  std::string s;
-  if (p.ulps) s += std::to_string(p.ulps) + " ulp(s) away from zero";
-  if (p.plus_zero) {
-    if (!s.empty()) s += " and ";
-    s += "-0 results replaced by +0";
+const char* type_name(Format fmt) {
+  switch (fmt) {
+    case Format::binary64: return "double";
+    case Format::binary32: return "float";
+    case Format::bfloat16: return "bfloat16";
+    case Format::binary16: return "float16";
   }
-  s += " in the accurate path's results";
-  if (p.format) (s += ", ") += name(*p.format);
-  if (p.form) ((s += ", ") += name(*p.form)) += " form";
-  if (p.quantity) (s += ", ") += name(*p.quantity);
-  if (p.region) (s += ", x in ") += region_name(*p.region);
-  return s;
-}
-
-const char* path_name(Path p) { return p == Path::accurate ? "accurate" : "naive"; }
-const char* type_name(Format fmt) { return fmt == Format::binary64 ? "double" : "float"; }
-
-double evaluate(Path p, Form f, Quantity q, Format fmt, double x) {
-  if (fmt == Format::binary64) return q == Quantity::value ? scalar(f, x, p) : scalar_deriv(f, x, p);
-  const auto xf = static_cast<float>(x);  // exact: x is a binary32 value
-  return static_cast<double>(q == Quantity::value ? scalar(f, xf, p) : scalar_deriv(f, xf, p));
+  return "?";
 }
 
 namespace {
 
 constexpr double kInf = std::numeric_limits<double>::infinity();
-
-double next_away(Format fmt, double r) { return next_in(fmt, r, std::copysign(INFINITY, r)); }
-
-struct RowSpec {
-  Path path;
-  Form form;
-  Quantity quantity;
-  Form against;
-};
-std::vector<RowSpec> row_specs() {
-  std::vector<RowSpec> specs;
-  for (Form f : {Form::tanh, Form::erf})
-    for (Quantity q : {Quantity::value, Quantity::derivative})
-      for (Path p : {Path::accurate, Path::naive}) {
-        specs.push_back({p, f, q, f});
-        if (f == Form::tanh) specs.push_back({p, f, q, Form::erf});  // model + rounding error
-      }
-  return specs;
-}
 
 void histogram_add(Histogram& h, double ulp) {
   if (ulp == 0) { ++h.zero; return; }
@@ -151,17 +118,6 @@ unsigned char measure_flags(double r, const Error& e, const ref::Enclosure& y, F
       (r == y.rounded_down(fmt) || r == y.rounded_up(fmt)))
     f |= kSubnormalFaithful;
   return f;
-}
-
-bool plant_applies(const Plant& p, const RowSpec& s, Format fmt, double x) {
-  if (p.format && *p.format != fmt) return false;
-  if (p.form && *p.form != s.form) return false;
-  if (p.quantity && *p.quantity != s.quantity) return false;
-  if (p.region) {
-    const std::vector<Region> rs = regions_of(x, fmt);
-    if (std::find(rs.begin(), rs.end(), *p.region) == rs.end()) return false;
-  }
-  return true;
 }
 
 void stats_add(Stats& s, double x, double got, const Error& e, unsigned char flags) {
@@ -249,71 +205,150 @@ void parallel_for(std::size_t n, unsigned threads, const Progress& progress, con
   if (failure) std::rethrow_exception(failure);
 }
 
-std::vector<Row> campaign(Format fmt, const std::vector<double>& xs, const Options& opt,
+namespace {
+
+// One measured row: a subject's function in this format, against its own form's exact value, or
+// (the tanh form) against the exact GELU.
+struct RowSpec {
+  std::size_t subject;
+  subject::Function fn;
+  Form against;
+  const subject::Evaluation* ev;
+};
+
+}  // namespace
+
+std::vector<Row> campaign(Format fmt, const std::vector<double>& xs, bool exhaustive,
+                          std::vector<std::unique_ptr<subject::Subject>>& subs,
+                          std::vector<SubjectResult>& results, const Options& opt,
                           const Progress& progress) {
-  const std::vector<RowSpec> specs = row_specs();
-  const std::size_t n = xs.size(), m = specs.size();
+  const std::size_t n = xs.size();
+  // 1. The subjects, one after another (they need not be thread-safe), through the harness.
+  std::vector<std::vector<subject::Evaluation>> evs(subs.size());
+  std::vector<RowSpec> specs;
+  const bool erf_wanted = [&] {
+    for (const subject::Function& f : opt.functions)
+      if (f.form == Form::erf) return true;
+    return false;
+  }();
+  for (std::size_t s = 0; s < subs.size(); ++s) {
+    evs[s].reserve(opt.functions.size());  // specs point into it
+    for (const subject::Function& f : opt.functions) {
+      const subject::Op op{f.form, f.quantity == Quantity::value ? subject::Direction::forward
+                                                                 : subject::Direction::backward,
+                           fmt};
+      if (progress.enabled)
+        std::fprintf(stderr, "\r[%s] %s: %s %s...%20s", opt.command.c_str(),
+                     results[s].spec.c_str(), subject::function_name(f).c_str(),
+                     std::string(subject::dtype_name(fmt)).c_str(), "");
+      subject::Evaluation ev = subject::evaluate(*subs[s], f, fmt, xs);
+      for (subject::Finding& fd : ev.findings)
+        if (results[s].findings.size() < 64) results[s].findings.push_back(std::move(fd));
+      ev.findings.clear();
+      if (ev.unavailable) {
+        results[s].not_measured.push_back(
+            subject::op_name(op) + ": " +
+            (ev.unavailable_why.empty() ? "no result for any input" : ev.unavailable_why));
+        continue;
+      }
+      results[s].failed_results += ev.failed_count;
+      evs[s].push_back(std::move(ev));
+      specs.push_back({s, f, f.form, &evs[s].back()});
+      if (f.form == Form::tanh && erf_wanted) specs.push_back({s, f, Form::erf, &evs[s].back()});
+    }
+  }
+  if (progress.enabled) std::fputc('\n', stderr);
+
+  // 2. The reference at every input, on every thread: one enclosure per (input, form, quantity)
+  // serves every row that needs it.
+  const std::size_t m = specs.size();
   std::vector<Error> err(n * m);
-  std::vector<double> got(n * m);
+  std::vector<double> expected(n * m);
   std::vector<unsigned char> flags(n * m);
+  bool need[2][2] = {};  // [form][quantity]
+  for (const RowSpec& sp : specs)
+    need[static_cast<int>(sp.against)][static_cast<int>(sp.fn.quantity)] = true;
   parallel_for(n, opt.threads, progress,
-               fmt == Format::binary64 ? "campaign binary64" : "campaign binary32",
-               [&](std::size_t i) {
+               (std::string("reference ") + std::string(name(fmt))).c_str(), [&](std::size_t i) {
     const double x = xs[i];
     for (Quantity q : {Quantity::value, Quantity::derivative}) {
-      const ref::Enclosure exact_tanh = ref::enclose(Form::tanh, q, x, 128);
-      const ref::Enclosure exact_erf = ref::enclose(Form::erf, q, x, 128);
+      std::optional<ref::Enclosure> exact[2];
+      for (Form f : {Form::tanh, Form::erf})
+        if (need[static_cast<int>(f)][static_cast<int>(q)])
+          exact[static_cast<int>(f)] = ref::enclose(f, q, x, 128);
       for (std::size_t k = 0; k < m; ++k) {
-        const RowSpec& s = specs[k];
-        if (s.quantity != q) continue;
-        double r = evaluate(s.path, s.form, q, fmt, x);
-        if (s.path == Path::accurate) {
-          for (int j = 0; j < opt.planted_regression_ulps; ++j) r = next_away(fmt, r);
-          if (opt.plant.any() && plant_applies(opt.plant, s, fmt, x)) {
-            for (int j = 0; j < opt.plant.ulps; ++j) r = next_away(fmt, r);
-            if (opt.plant.plus_zero && r == 0 && std::signbit(r)) r = 0.0;
-          }
-        }
-        const ref::Enclosure& y = s.against == Form::tanh ? exact_tanh : exact_erf;
-        got[i * m + k] = r;
+        const RowSpec& sp = specs[k];
+        if (sp.fn.quantity != q || sp.ev->failed[i]) continue;
+        const ref::Enclosure& y = *exact[static_cast<int>(sp.against)];
+        const double r = sp.ev->y[i];
         err[i * m + k] = measure(r, y, fmt);
+        expected[i * m + k] = y.rounded(fmt);
         flags[i * m + k] = measure_flags(r, err[i * m + k], y, fmt);
       }
     }
   });
 
+  // 3. The summaries, in input order (so they do not depend on the number of threads).
   std::vector<Row> rows;
   for (std::size_t k = 0; k < m; ++k) {
-    const RowSpec& s = specs[k];
-    Row row{s.path, fmt, s.form, s.quantity, s.against, std::vector<Stats>(std::size(kRegions)),
-            {}, std::nullopt, true, 0, std::nullopt, std::nullopt, std::nullopt, 0, false, {}, {}};
-    if (s.against == s.form) row.claim = claim(s.path, fmt);
+    const RowSpec& sp = specs[k];
+    const subject::Evaluation& ev = *sp.ev;
+    Row row;
+    row.subject = sp.subject;
+    row.format = fmt;
+    row.exhaustive = exhaustive;
+    row.form = sp.fn.form;
+    row.quantity = sp.fn.quantity;
+    row.against = sp.against;
+    row.regions.assign(std::size(kRegions), Stats{});
+    if (sp.against == sp.fn.form) row.claim = results[sp.subject].claims.get(sp.fn, fmt);
+    const Claim framework = Claim::framework_default(fmt);
     for (std::size_t i = 0; i < n; ++i) {
       const double x = xs[i];
-      const Error& e = err[i * m + k];
-      for (Region r : regions_of(x, fmt))
-        stats_add(row.regions[static_cast<std::size_t>(r)], x, got[i * m + k], e, flags[i * m + k]);
-      if (row.claim && !meets(*row.claim, e) && row.claim_breaks++ == 0) {
-        row.break_x = x;
-        row.break_got = got[i * m + k];
-        row.break_ulp = e.ulp;
-        row.break_zero_sign = e.zero_sign_mismatch;
+      if (ev.failed[i]) {
+        ++row.no_result;
+        continue;
       }
+      const Error& e = err[i * m + k];
+      const double got = ev.y[i], want = expected[i * m + k];
+      for (Region r : regions_of(x, fmt))
+        stats_add(row.regions[static_cast<std::size_t>(r)], x, got, e, flags[i * m + k]);
       histogram_add(row.histogram, e.ulp);
       if (x >= -40 && x <= 10) {
         row.plot_x.push_back(x);
         row.plot_ulp.push_back(e.ulp);
       }
+      if (sp.against != sp.fn.form) continue;
+      if (row.claim->claims_anything() && !meets(*row.claim, e, want) && row.claim_breaks++ == 0) {
+        row.break_x = x;
+        row.break_got = got;
+        row.break_expected = want;
+        row.break_ulp = e.ulp;
+        row.break_zero_sign = e.zero_sign_mismatch;
+      }
+      if (!meets(framework, e, want) && row.framework_breaks++ == 0) {
+        row.framework_break_x = x;
+        row.framework_break_got = got;
+        row.framework_break_expected = want;
+      }
+      // A zero result where zero is not even a faithful rounding of the exact value.
+      if (got == 0 && want != 0 && x < 0 && e.ulp >= 1) {
+        ++row.wrong_zeros;
+        if (!row.wrong_zero_max_x || x > *row.wrong_zero_max_x) row.wrong_zero_max_x = x;
+      }
+      if (e.nan_mismatch && std::isnan(got)) {
+        if (x == kInf) row.nan_at_plus_inf = true;
+        else if (x == -kInf) row.nan_at_minus_inf = true;
+        else if (!row.nan_min_abs_x || std::fabs(x) < *row.nan_min_abs_x) row.nan_min_abs_x = std::fabs(x);
+      }
     }
     for (Stats& st : row.regions) {
       stats_finish(st);
       // The correctly rounded value at the worst input, for the reader (input, expected, got).
-      if (st.worst_x) st.worst_expected = ref::correctly_rounded(s.against, s.quantity, *st.worst_x, fmt);
+      if (st.worst_x) st.worst_expected = ref::correctly_rounded(sp.against, sp.fn.quantity, *st.worst_x, fmt);
     }
-    // The claim holds when every single result meets it (gelucheck::meets: the bound, no NaN
-    // mismatch, and the sign of zero where the claim includes it).
-    row.meets_claim = row.claim_breaks == 0;
-    if (row.break_x) row.break_expected = ref::correctly_rounded(s.against, s.quantity, *row.break_x, fmt);
+    // The claim holds when every single result meets it, and every input got a result.
+    row.meets_claim = row.claim_breaks == 0 && (!row.claim || !row.claim->claims_anything() || row.no_result == 0);
     rows.push_back(std::move(row));
   }
   return rows;
@@ -322,15 +357,22 @@ std::vector<Row> campaign(Format fmt, const std::vector<double>& xs, const Optio
 std::vector<std::string> gate_failures(const Report& r) {
   std::vector<std::string> out;
   for (const Row& row : r.rows) {
-    if (!row.claim || row.meets_claim) continue;
+    const SubjectResult& sr = r.subjects[row.subject];
+    if (!sr.gated || !row.claim || !row.claim->claims_anything() || row.meets_claim) continue;
     const Stats& all = row.regions[static_cast<std::size_t>(Region::overall)];
+    if (row.claim_breaks == 0) {  // every result met it, but some inputs got none
+      out.push_back(sr.spec + " " + std::string(name(row.format)) + " " + std::string(name(row.form)) +
+                    " " + std::string(name(row.quantity)) + ": no result for " +
+                    std::to_string(row.no_result) + " inputs (see the subject's findings)");
+      continue;
+    }
     const double bx = row.break_x.value_or(NAN);
-    char buf[768];
+    char buf[1024];
     std::snprintf(buf, sizeof buf,
                   "%s %s %s %s breaks its claim %s: %zu of %zu results, the first at x = %s "
                   "(region %s): expected %s, got %s (%.17g ulp%s); max %.17g ulp at x = %s, "
                   "%zu sign-of-zero mismatches",
-                  path_name(row.path), name(row.format).data(), name(row.form).data(),
+                  sr.spec.c_str(), name(row.format).data(), name(row.form).data(),
                   name(row.quantity).data(), row.claim->text.c_str(), row.claim_breaks, all.count,
                   hexfloat(bx).c_str(), std::isnan(bx) ? "?" : region_name(regions_of(bx, row.format)[0]),
                   hexfloat(row.break_expected.value_or(NAN)).c_str(),
@@ -339,15 +381,23 @@ std::vector<std::string> gate_failures(const Report& r) {
                   hexfloat(all.worst_x.value_or(NAN)).c_str(), all.zero_sign_mismatches);
     out.emplace_back(buf);
   }
-  const Properties& p = r.properties;
-  if (p.status == "run") {
-    for (const PropertyTest& t : p.tests)
-      if (t.outcome == "fail") out.push_back("property " + t.suite + "." + t.name + " failed");
-    if (p.exit_code != 0 && out.empty())
-      out.push_back("the property suite exited with status " + std::to_string(p.exit_code));
-  } else if (p.status != "skipped") {
-    // Asked for and not run: a gate must not pass on properties nobody checked.
-    out.push_back("properties were not run (" + p.status + "): " + p.reason);
+  for (const SubjectResult& sr : r.subjects) {
+    if (!sr.gated) continue;
+    for (const subject::Finding& f : sr.findings) out.push_back(sr.spec + ": " + subject::describe(f));
+    const Properties& p = sr.properties;
+    if (p.status == "run") {
+      std::size_t failed = 0;
+      for (const PropertyTest& t : p.tests)
+        if (t.outcome == "fail") {
+          out.push_back(sr.spec + ": property " + t.suite + "." + t.name + " failed");
+          ++failed;
+        }
+      if (p.exit_code != 0 && failed == 0)
+        out.push_back(sr.spec + ": the property suite exited with status " + std::to_string(p.exit_code));
+    } else if (p.status != "skipped") {
+      // Asked for and not run: a gate must not pass on properties nobody checked.
+      out.push_back(sr.spec + ": properties were not run (" + p.status + "): " + p.reason);
+    }
   }
   return out;
 }

@@ -8,6 +8,7 @@
 #include <limits>
 
 #include "gelucheck/facts.hpp"
+#include "gelucheck/subject.hpp"
 #include "internal.hpp"
 
 namespace gelucheck::report {
@@ -84,6 +85,20 @@ double next_in(Format fmt, double x, double toward) {
 std::vector<double> inputs(Format fmt, std::uint64_t seed, std::size_t points,
                            InputCounts* counts) {
   std::vector<double> xs;
+  if (fmt == Format::binary16 || fmt == Format::bfloat16) {
+    // Exhaustive: every non-NaN bit pattern in pattern order, then one NaN (the formats' NaN
+    // payloads travel as the default NaN: results are compared with NaNs equal).
+    std::size_t specials = 0;
+    for (std::uint32_t b = 0; b < 0x10000; ++b) {
+      const double v = subject::from_bits16(fmt, static_cast<std::uint16_t>(b));
+      if (std::isnan(v)) continue;
+      if (std::isinf(v) || v == 0) ++specials;
+      xs.push_back(v);
+    }
+    xs.push_back(std::numeric_limits<double>::quiet_NaN());
+    if (counts) *counts = {0, 0, 0, specials + 1, xs.size()};
+    return xs;
+  }
   // Independent streams per format from one seed.
   SplitMix64 g{seed ^ (fmt == Format::binary64 ? 0x6a09e667f3bcc908u : 0xbb67ae8584caa73bu)};
   const std::size_t n_random = points / 2, n_grid = points - points / 2;

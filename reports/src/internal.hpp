@@ -3,6 +3,7 @@
 
 #include <cstddef>
 #include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -23,15 +24,17 @@ void parallel_for(std::size_t n, unsigned threads, const Progress& progress, con
 // The neighbour of x (a value of fmt) in fmt, in the direction of `toward`.
 double next_in(Format fmt, double x, double toward);
 
-// The implementation under test at x (a value of fmt), as a double holding the fmt result.
-double evaluate(Path p, Form f, Quantity q, Format fmt, double x);
-
-std::vector<Row> campaign(Format fmt, const std::vector<double>& xs, const Options& opt,
+// Every subject's functions in `fmt` at xs (through the harness), measured against the reference;
+// findings and ops not measured go into `results` (indexed like subs).
+std::vector<Row> campaign(Format fmt, const std::vector<double>& xs, bool exhaustive,
+                          std::vector<std::unique_ptr<subject::Subject>>& subs,
+                          std::vector<SubjectResult>& results, const Options& opt,
                           const Progress& progress);
 Gap tanh_erf_gap(const Options& opt, const Progress& progress);
-// Runs the property suite (unless Options say not to) in a scratch directory of its own, removed
-// afterwards.
-Properties run_properties(const Options& opt);
+// Runs the property suite (unless Options say not to) on the subject `spec` held to `claims`
+// (ClaimSet items; empty: its own), in a scratch directory of its own, removed afterwards.
+Properties run_properties(const Options& opt, const std::string& spec,
+                          const std::vector<std::string>& claims);
 
 // Runs argv[0] (a path, or a name looked up in PATH) with stdout and stderr appended to `log`,
 // in directory `cwd` (empty: the current one), with `env` ("NAME=value") added to the
@@ -41,7 +44,7 @@ int run_process(const std::vector<std::string>& argv, const std::string& cwd,
                 const std::string& log, const std::vector<std::string>& env, std::string* why);
 
 // The PNG files draw_plots makes, in a fixed order.
-const std::vector<std::string>& plot_files();
+std::vector<std::string> plot_files(const Report& rep);
 // Writes the gnuplot data and scripts into dir and runs gnuplot there; returns the PNG names.
 // Throws std::runtime_error when gnuplot fails.
 std::vector<std::string> draw_plots(const Report& r, const std::string& dir);

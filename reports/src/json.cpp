@@ -46,7 +46,7 @@ json stats_json(const Stats& s, Format fmt) {
           {"zero_sign_mismatches", s.zero_sign_mismatches}};
 }
 
-json row_json(const Row& r) {
+json row_json(const Row& r, const Report& rep) {
   json regions = json::object();
   for (std::size_t i = 0; i < std::size(kRegions); ++i)
     regions[region_key(kRegions[i])] = stats_json(r.regions[i], r.format);
@@ -54,11 +54,18 @@ json row_json(const Row& r) {
   for (std::size_t i = 0; i < r.histogram.bins.size(); ++i)
     if (r.histogram.bins[i]) bins.push_back({kHistLo + static_cast<int>(i), r.histogram.bins[i]});
   json claim = nullptr;
-  if (r.claim)
-    claim = {{"text", r.claim->text}, {"max_ulp", r.claim->max_ulp},
-             {"strict", !r.claim->inclusive}, {"zero_sign", r.claim->sign_of_zero},
-             {"specials", r.claim->claims_anything()}};
-  return {{"implementation", path_name(r.path)},
+  if (r.claim && r.claim->claims_anything())
+    claim = {{"text", r.claim->text},
+             {"kind", r.claim->kind == Claim::Kind::ulp ? "ulp" : "allclose"},
+             {"max_ulp", r.claim->kind == Claim::Kind::ulp ? json(r.claim->max_ulp) : json(nullptr)},
+             {"strict", !r.claim->inclusive},
+             {"atol", r.claim->kind == Claim::Kind::allclose ? json(r.claim->atol) : json(nullptr)},
+             {"rtol", r.claim->kind == Claim::Kind::allclose ? json(r.claim->rtol) : json(nullptr)},
+             {"zero_sign", r.claim->sign_of_zero},
+             {"specials", true}};
+  auto opt_hex = [](const std::optional<double>& v) { return v ? json(hexfloat(*v)) : json(nullptr); };
+  return {{"implementation", rep.subjects[r.subject].spec},
+          {"subject", r.subject},
           {"type", type_name(r.format)},
           {"format", name(r.format)},
           {"form", name(r.form)},
@@ -66,14 +73,30 @@ json row_json(const Row& r) {
           {"against", name(r.against)},
           {"error", r.against == r.form ? "rounding" : "model+rounding"},
           {"claim", claim},
-          {"meets_claim", r.claim ? json(r.meets_claim) : json(nullptr)},
-          {"claim_breaks", r.claim ? json(r.claim_breaks) : json(nullptr)},
+          {"meets_claim", claim.is_null() ? json(nullptr) : json(r.meets_claim)},
+          {"claim_breaks", claim.is_null() ? json(nullptr) : json(r.claim_breaks)},
           {"first_break", r.break_x ? json{{"x", hexfloat(*r.break_x)},
                                            {"expected", hexfloat(r.break_expected.value_or(NAN))},
                                            {"got", hexfloat(r.break_got.value_or(NAN))},
                                            {"ulp", num(r.break_ulp)},
                                            {"zero_sign_mismatch", r.break_zero_sign}}
                                     : json(nullptr)},
+          {"exhaustive", r.exhaustive},
+          {"no_result", r.no_result},
+          {"framework_default",
+           r.claim ? json{{"text", Claim::framework_default(r.format).text},
+                          {"breaks", r.framework_breaks},
+                          {"first_break", r.framework_break_x
+                                              ? json{{"x", hexfloat(*r.framework_break_x)},
+                                                     {"expected", opt_hex(r.framework_break_expected)},
+                                                     {"got", opt_hex(r.framework_break_got)}}
+                                              : json(nullptr)}}
+                   : json(nullptr)},
+          {"wrong_zeros", r.wrong_zeros},
+          {"wrong_zero_max_x", opt_hex(r.wrong_zero_max_x)},
+          {"nan", {{"min_abs_x", opt_hex(r.nan_min_abs_x)},
+                   {"at_plus_inf", r.nan_at_plus_inf},
+                   {"at_minus_inf", r.nan_at_minus_inf}}},
           {"regions", regions},
           {"histogram", {{"zero", r.histogram.zero}, {"infinite", r.histogram.infinite},
                          {"bins_log2", bins}}}};
@@ -92,6 +115,54 @@ json counts_json(const InputCounts& c) {
           {"total", c.total}};
 }
 
+json properties_json(const Properties& p) {
+  json tests = json::array();
+  std::size_t passed = 0, failed = 0, skipped = 0;
+  for (const PropertyTest& t : p.tests) {
+    tests.push_back({{"suite", t.suite}, {"name", t.name}, {"lean", t.lean},
+                     {"cases", t.cases ? json(*t.cases) : json(nullptr)},
+                     {"outcome", t.outcome}, {"message", t.message}});
+    (t.outcome == "pass" ? passed : t.outcome == "fail" ? failed : skipped)++;
+  }
+  return {{"status", p.status},
+          {"reason", p.reason},
+          {"rc_params", p.rc_params},
+          {"exit_code", p.status == "run" ? json(p.exit_code) : json(nullptr)},
+          {"summary", {{"tests", p.tests.size()}, {"passed", passed},
+                       {"failed", failed}, {"skipped", skipped}}},
+          {"tests", tests}};
+}
+
+json subject_json(const SubjectResult& s) {
+  json findings = json::array();
+  for (const subject::Finding& f : s.findings)
+    findings.push_back({{"op", subject::op_name(f.op)},
+                        {"kind", subject::kind_name(f.status.kind)},
+                        {"message", f.status.message},
+                        {"x", hexfloat(f.x)},
+                        {"dy", f.dy ? json(hexfloat(*f.dy)) : json(nullptr)},
+                        {"text", subject::describe(f)}});
+  json claims = json::object();
+  for (const subject::Function& fn : subject::all_functions)
+    for (Format fmt : all_formats) {
+      const Claim c = s.claims.get(fn, fmt);
+      claims[subject::function_name(fn) + "@" + std::string(subject::dtype_name(fmt))] =
+          c.claims_anything() ? json(c.text) : json("none");
+    }
+  return {{"spec", s.spec},
+          {"description", s.description},
+          {"provides", s.provides},
+          {"not_measured", s.not_measured},
+          {"strided", s.strided},
+          {"fresh_evaluations", s.fresh_evaluations},
+          {"claims_source", s.claims_source},
+          {"claims", claims},
+          {"gated", s.gated},
+          {"findings", findings},
+          {"failed_results", s.failed_results},
+          {"properties", properties_json(s.properties)}};
+}
+
 }  // namespace
 
 json to_json(const Report& r) {
@@ -103,8 +174,9 @@ json to_json(const Report& r) {
                  {"properties", r.options.properties},
                  {"property_cases", r.options.property_cases},
                  {"plots", r.options.plots},
-                 {"planted_regression_ulps", r.options.planted_regression_ulps},
-                 {"plant", r.options.plant.any() ? json(describe(r.options.plant)) : json(nullptr)}};
+                 {"command", r.options.command},
+                 {"subjects", r.options.subjects},
+                 {"claims", r.options.claims}};
   j["measures"] = {
       {"ulp", "|r - y| / 2^(max(floor(log2|y|), emin) - p + 1), y exact (DESIGN.md §2)"},
       {"reference", "MPFR enclosure of relative width 2^-128 (gelucheck::ref::enclose), "
@@ -117,32 +189,21 @@ json to_json(const Report& r) {
       {"max_rel_normal", "max |r - y| / |y| leaving out the faithful results of an exact y "
                          "below the format's least normal (gradual underflow: relative error up "
                          "to 1), counted in rel_subnormal_faithful"}};
-  j["inputs"] = {{"binary64", counts_json(r.inputs64)}, {"binary32", counts_json(r.inputs32)}};
+  j["inputs"] = {{"binary64", counts_json(r.inputs64)}, {"binary32", counts_json(r.inputs32)},
+                 {"bfloat16", counts_json(r.inputsbf16)}, {"binary16", counts_json(r.inputs16)}};
+  j["subjects"] = json::array();
+  for (const SubjectResult& s : r.subjects) j["subjects"].push_back(subject_json(s));
   j["regions"] = json::array();
   for (Region g : kRegions) j["regions"].push_back({{"key", region_key(g)}, {"name", region_name(g)}});
   j["accuracy"] = json::array();
-  for (const Row& row : r.rows) j["accuracy"].push_back(row_json(row));
+  for (const Row& row : r.rows) j["accuracy"].push_back(row_json(row, r));
   j["gap"] = {{"value", gap_json(r.gap.value)},
               {"derivative", gap_json(r.gap.derivative)},
               {"curve", {{"lo", r.gap.curve_lo}, {"hi", r.gap.curve_hi},
                          {"points", r.gap.curve_x.size()}}}};
 
-  const Properties& p = r.properties;
-  json tests = json::array();
-  std::size_t passed = 0, failed = 0, skipped = 0;
-  for (const PropertyTest& t : p.tests) {
-    tests.push_back({{"suite", t.suite}, {"name", t.name}, {"lean", t.lean},
-                     {"cases", t.cases ? json(*t.cases) : json(nullptr)},
-                     {"outcome", t.outcome}, {"message", t.message}});
-    (t.outcome == "pass" ? passed : t.outcome == "fail" ? failed : skipped)++;
-  }
-  j["properties"] = {{"status", p.status},
-                     {"reason", p.reason},
-                     {"rc_params", p.rc_params},
-                     {"exit_code", p.status == "run" ? json(p.exit_code) : json(nullptr)},
-                     {"summary", {{"tests", p.tests.size()}, {"passed", passed},
-                                  {"failed", failed}, {"skipped", skipped}}},
-                     {"tests", tests}};
+  const Properties& p = r.properties();
+  j["properties"] = properties_json(p);
 
   // Lean traceability: every theorem, the checks that mirror it, and their joint outcome.
   json trace = json::array();
@@ -174,7 +235,7 @@ json to_json(const Report& r) {
   j["gate"] = {{"passed", r.gate_failures.empty()}, {"failures", r.gate_failures}};
   j["plots"] = json::array();
   if (r.options.plots)
-    for (const std::string& f : plot_files()) j["plots"].push_back(f);
+    for (const std::string& f : plot_files(r)) j["plots"].push_back(f);
   // The only part that changes between two runs with the same config.
   j["run"] = {{"started_utc", r.started_utc},
               {"threads", r.options.threads},

@@ -98,20 +98,19 @@ std::string to_markdown(const json& j) {
   std::ostringstream o;
   const json& cfg = j["config"];
   o << "# gelucheck accuracy report\n\n";
-  o << "Made by `gelucheck report --seed " << cfg["seed"].get<std::uint64_t>() << " --points "
-    << cfg["points"].get<std::size_t>() << "`"
-    << (cfg["properties"].get<bool>() ? "" : " `--no-properties`")
-    << (cfg["plots"].get<bool>() ? "" : " `--no-plots`") << " on " << j["run"]["started_utc"].get<std::string>()
-    << ". Machine-readable twin: `report.json` (schema `" << j["schema"].get<std::string>()
+  std::string subjects;
+  for (const auto& sj : j["subjects"]) subjects += (subjects.empty() ? "`" : ", `") + sj["spec"].get<std::string>() + "`";
+  o << "Made by `" << cfg["command"].get<std::string>() << "` (seed " << cfg["seed"].get<std::uint64_t>()
+    << ", " << cfg["points"].get<std::size_t>() << " points per sampled format"
+    << (cfg["properties"].get<bool>() ? "" : ", `--no-properties`")
+    << (cfg["plots"].get<bool>() ? "" : ", `--no-plots`") << ") on " << j["run"]["started_utc"].get<std::string>()
+    << ", measuring " << subjects << ". Machine-readable twin: `report.json` (schema `" << j["schema"].get<std::string>()
     << "`, documented in the repository's `docs/report.md`, which also says how to read every "
        "column).\n\n";
-  if (cfg["planted_regression_ulps"].get<int>() != 0)
-    o << "> **TEST RUN WITH A PLANTED REGRESSION**: every result of the accurate path was moved "
-      << cfg["planted_regression_ulps"].get<int>()
-      << " ulp(s) away from zero on purpose. These are not the library's numbers.\n\n";
-  if (cfg.contains("plant") && !cfg["plant"].is_null())
-    o << "> **TEST RUN WITH A PLANTED REGRESSION**: " << cfg["plant"].get<std::string>()
-      << ", on purpose. These are not the library's numbers.\n\n";
+  for (const auto& sj : j["subjects"])
+    if (sj["spec"].get<std::string>().rfind("broken:", 0) == 0)
+      o << "> **A DELIBERATELY BROKEN SUBJECT** is measured here (`" << sj["spec"].get<std::string>()
+        << "`: " << sj["description"].get<std::string>() << "), on purpose.\n\n";
 
   o << "## Verdict\n\n";
   if (j["gate"]["passed"].get<bool>()) {
@@ -122,14 +121,68 @@ std::string to_markdown(const json& j) {
     o << "\n";
   }
 
+  o << "## Subjects\n\n"
+    << "subject | what it says it is | held to | provides | not measured | findings | properties\n"
+    << "---|---|---|---|---|---|---\n";
+  for (const auto& sj : j["subjects"]) {
+    std::string nm;
+    for (const auto& x : sj["not_measured"]) nm += (nm.empty() ? "" : "<br>") + x.get<std::string>();
+    std::string fd;
+    for (const auto& f : sj["findings"]) fd += (fd.empty() ? "" : "<br>") + f["text"].get<std::string>();
+    const json& ps = sj["properties"];
+    std::string pr = ps["status"] != "run"
+                         ? "not run (" + ps["status"].get<std::string>() + ")"
+                         : std::to_string(ps["summary"]["passed"].get<std::size_t>()) + " passed, " +
+                               std::to_string(ps["summary"]["failed"].get<std::size_t>()) + " failed, " +
+                               std::to_string(ps["summary"]["skipped"].get<std::size_t>()) + " skipped";
+    o << "`" << sj["spec"].get<std::string>() << "` | " << cell(sj["description"].get<std::string>())
+      << " | " << sj["claims_source"].get<std::string>() << (sj["gated"].get<bool>() ? " (gated)" : " (measured only)")
+      << " | " << sj["provides"].size() << " ops | " << (nm.empty() ? "–" : cell(nm)) << " | "
+      << (fd.empty() ? "none" : cell(fd)) << " | " << pr << "\n";
+  }
+
+  o << "\n## At a glance\n\n"
+    << "Per subject, format and function: the max ulp error and where; where a negative input's "
+       "result collapses to ±0 although zero is not even a faithful rounding (the greatest such "
+       "x, and how many inputs); where a NaN comes out although the value is a number; and whether "
+       "every result is within what a framework's own tests demand (`torch.testing.assert_close`'s "
+       "default tolerances for the dtype).\n\n"
+    << "subject | format | function | inputs | max ulp | at x | collapses to 0 from x = | NaN at | "
+       "framework default | claim\n---|---|---|---:|---:|---|---|---|---|---\n";
+  for (const auto& row : j["accuracy"]) {
+    if (row["error"] != "rounding") continue;
+    const json& all = row["regions"]["overall"];
+    std::string nan;
+    if (row["nan"]["at_minus_inf"].get<bool>()) nan += "-inf";
+    if (row["nan"]["at_plus_inf"].get<bool>()) nan += std::string(nan.empty() ? "" : ", ") + "+inf";
+    if (!row["nan"]["min_abs_x"].is_null())
+      nan += std::string(nan.empty() ? "" : ", ") + "\\|x\\| ≥ `" + row["nan"]["min_abs_x"].get<std::string>() + "` (some)";
+    const json& fw = row["framework_default"];
+    std::string fws = fw.is_null() ? "–"
+                      : fw["breaks"].get<std::size_t>() == 0
+                          ? "holds"
+                          : "breaks at " + std::to_string(fw["breaks"].get<std::size_t>()) + " inputs, first `" +
+                                fw["first_break"]["x"].get<std::string>() + "`";
+    o << "`" << row["implementation"].get<std::string>() << "` | " << row["format"].get<std::string>()
+      << (row["exhaustive"].get<bool>() ? " (all)" : "") << " | " << row["form"].get<std::string>() << " "
+      << row["quantity"].get<std::string>() << " | " << all["count"].get<std::size_t>() << " | "
+      << fmt_ulp(all["max_ulp"]) << " | " << worst(all["worst"]) << " | "
+      << (row["wrong_zero_max_x"].is_null()
+              ? std::string("–")
+              : "`" + row["wrong_zero_max_x"].get<std::string>() + "` (" +
+                    std::to_string(row["wrong_zeros"].get<std::size_t>()) + ")")
+      << " | " << (nan.empty() ? "–" : nan) << " | " << fws << " | " << verdict(row) << "\n";
+  }
+  o << "\n";
+
   o << "## Summary (all inputs)\n\n"
-    << "Errors in ulps of the format (DESIGN.md §2) against the exact function (MPFR), over every "
+    << "Errors in ulps of the format (docs/report.md) against the exact function (MPFR), over every "
        "input of the campaign. `against erf` rows measure the tanh form against the exact GELU "
        "x·Φ(x): model error plus rounding error; the other rows are rounding error only.\n\n"
-    << "implementation | type | function | against | " << kStatsHeader << " | claim\n"
+    << "subject | type | function | against | " << kStatsHeader << " | claim\n"
     << "---|---|---|---|" << kStatsRule << "|---\n";
   for (const auto& row : j["accuracy"]) {
-    o << row["implementation"].get<std::string>() << " | " << row["type"].get<std::string>()
+    o << "`" << row["implementation"].get<std::string>() << "` | " << row["type"].get<std::string>()
       << " | " << row["form"].get<std::string>() << " " << row["quantity"].get<std::string>()
       << " | " << row["against"].get<std::string>() << " | "
       << stats_cells(row["regions"]["overall"]) << " | " << verdict(row) << "\n";
@@ -155,7 +208,7 @@ std::string to_markdown(const json& j) {
   o << ". They partition the inputs except `subnormal |x|` (inside [-1, 1]) and NaN (only in "
        "`overall`).\n";
   for (const auto& row : j["accuracy"]) {
-    o << "\n### " << row["implementation"].get<std::string>() << " "
+    o << "\n### `" << row["implementation"].get<std::string>() << "` "
       << row["type"].get<std::string>() << " (" << row["format"].get<std::string>() << ") "
       << row["form"].get<std::string>() << " " << row["quantity"].get<std::string>()
       << (row["error"] == "rounding" ? " — rounding error"
@@ -179,19 +232,22 @@ std::string to_markdown(const json& j) {
       << fmt_num(gap[q]["at_abs_x"], 17) << " (`" << gap[q]["at_abs_x_hex"].get<std::string>()
       << "`) | " << fmt_num(gap[q]["gap_at"], 17) << "\n";
 
-  const json& p = j["properties"];
-  o << "\n## Properties\n\n";
-  if (p["status"] != "run") {
-    o << "**The property suite was not run** (" << p["status"].get<std::string>() << "): "
-      << p["reason"].get<std::string>() << "\n";
-  } else {
+  o << "\n## Properties\n";
+  for (const auto& sj : j["subjects"]) {
+    const json& p = sj["properties"];
+    o << "\n### `" << sj["spec"].get<std::string>() << "`\n\n";
+    if (p["status"] != "run") {
+      o << "**The property suite was not run** (" << p["status"].get<std::string>() << "): "
+        << p["reason"].get<std::string>() << "\n";
+      continue;
+    }
     const json& s = p["summary"];
     o << s["tests"].get<std::size_t>() << " checks: " << s["passed"].get<std::size_t>()
       << " passed, " << s["failed"].get<std::size_t>() << " failed, "
       << s["skipped"].get<std::size_t>() << " skipped (exit status "
       << p["exit_code"].get<int>() << ", RC_PARAMS `" << p["rc_params"].get<std::string>()
       << "`). Cases are RapidCheck's count where the suite reports it.\n\n"
-      << "check | Lean theorem | cases | outcome | counterexample\n---|---|---:|---|---\n";
+      << "check | Lean theorem | cases | outcome | counterexample or reason\n---|---|---:|---|---\n";
     for (const auto& t : p["tests"]) {
       o << "`" << t["suite"].get<std::string>() << "." << t["name"].get<std::string>() << "` | "
         << cell(t["lean"].get<std::string>().empty() ? "(not recorded)" : t["lean"].get<std::string>())
@@ -203,7 +259,7 @@ std::string to_markdown(const json& j) {
 
   o << "\n## Lean traceability\n\n"
     << "Every theorem of `LeanMlir.Proofs.Architectures.GeluForm`, the checks that mirror it and "
-       "their joint outcome (`card`: the course card's properties; `none`: no theorem).\n\n"
+       "their joint outcome on the first subject (`card`: the course card's properties; `none`: no theorem).\n\n"
     << "theorem | checks | outcome\n---|---|---\n";
   for (const auto& t : j["lean_traceability"]) {
     std::string checks;
@@ -220,10 +276,12 @@ std::string to_markdown(const json& j) {
   }
 
   o << "\n## Inputs\n\n"
+    << "binary16 and bfloat16: every value (exhaustive).\n\n"
     << "format | random bit patterns | grid over [-40, 10] | hard points | specials | total\n"
     << "---|---:|---:|---:|---:|---:\n";
-  for (const char* f : {"binary64", "binary32"}) {
+  for (const char* f : {"binary64", "binary32", "bfloat16", "binary16"}) {
     const json& c = j["inputs"][f];
+    if (c["total"].get<std::size_t>() == 0) continue;
     o << f << " | " << c["random"].get<std::size_t>() << " | " << c["grid"].get<std::size_t>()
       << " | " << c["hard"].get<std::size_t>() << " | " << c["special"].get<std::size_t>() << " | "
       << c["total"].get<std::size_t>() << "\n";

@@ -16,10 +16,11 @@
 
 namespace gelucheck::report {
 
-const std::vector<std::string>& plot_files() {
-  static const std::vector<std::string> files = {"ulp_binary64.png", "ulp_binary32.png",
-                                                 "hist_binary64.png", "hist_binary32.png",
-                                                 "gap.png"};
+std::vector<std::string> plot_files(const Report& rep) {
+  std::vector<std::string> files;
+  for (const char* kind : {"ulp_", "hist_"})
+    for (Format fmt : rep.options.formats) files.push_back(kind + std::string(name(fmt)) + ".png");
+  files.push_back("gap.png");
   return files;
 }
 
@@ -34,10 +35,21 @@ std::ofstream open_out(const std::string& path) {
   return f;
 }
 
+// Subjects are named by their index in file names (a spec may hold '/', ':' or spaces).
 std::string stem(const Row& r) {
   return std::string(name(r.format)) + "_" + std::string(name(r.form)) + "_" +
-         std::string(name(r.quantity)) + "_" + path_name(r.path);
+         std::string(name(r.quantity)) + "_s" + std::to_string(r.subject);
 }
+
+// A spec as a gnuplot title: single quotes doubled.
+std::string title(const std::string& spec) {
+  std::string t;
+  for (char c : spec) t += c == '\'' ? std::string("''") : std::string(1, c);
+  return t;
+}
+
+const char* const kColours[] = {"#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e",
+                                "#8c564b", "#e377c2", "#7f7f7f"};
 
 void write_envelope(const Row& r, const std::string& path) {
   constexpr double lo = -40, hi = 10, width = 0.05;
@@ -65,33 +77,34 @@ void write_histogram(const Row& r, const std::string& path) {
   f << kHistHi + 2 << " " << r.histogram.infinite << "\n";
 }
 
-const Row* find(const Report& rep, Format fmt, Form form, Quantity q, Path p) {
-  for (const Row& r : rep.rows)
-    if (r.format == fmt && r.form == form && r.quantity == q && r.path == p && r.against == form)
-      return &r;
-  return nullptr;
-}
-
 void panel_script(std::ofstream& gp, const Report& rep, Format fmt, bool histogram) {
-  const std::optional<Claim> claim = gelucheck::claim(Path::accurate, fmt);
   for (Form form : {Form::tanh, Form::erf})
     for (Quantity q : {Quantity::value, Quantity::derivative}) {
-      const Row* acc = find(rep, fmt, form, q, Path::accurate);
-      const Row* nai = find(rep, fmt, form, q, Path::naive);
-      if (!acc || !nai) continue;
+      // Every subject measured in this format, the later ones drawn first so that the first
+      // subject (the one the report is about) is on top where they coincide.
+      std::vector<const Row*> rows;
+      for (const Row& r : rep.rows)
+        if (r.format == fmt && r.form == form && r.quantity == q && r.against == form) rows.push_back(&r);
+      if (rows.empty()) continue;
       gp << "set title '" << name(form) << " " << name(q) << " (" << type_name(fmt) << ")'\n";
-      if (histogram) {
-        // naive first, so that accurate is drawn on top where they coincide
-        gp << "plot 'plot-data/hist_" << stem(*nai) << ".dat' using 1:($2>0?$2:NaN) with steps lw 2 "
-              "lc rgb '#d62728' title 'naive', 'plot-data/hist_" << stem(*acc)
-           << ".dat' using 1:($2>0?$2:NaN) with steps lw 2 lc rgb '#1f77b4' title 'accurate'\n";
-      } else {
-        gp << "plot 'plot-data/ulp_" << stem(*nai) << ".dat' with points pt 7 ps 0.4 lc rgb "
-              "'#d62728' title 'naive', 'plot-data/ulp_" << stem(*acc)
-           << ".dat' with points pt 7 ps 0.4 lc rgb '#1f77b4' title 'accurate', "
-           << claim->max_ulp << " with lines dt 2 lc rgb 'black' title 'claim of accurate: "
-           << claim->max_ulp << " ulp'\n";
+      gp << "plot ";
+      for (std::size_t k = rows.size(); k-- > 0;) {
+        const Row& r = *rows[k];
+        const char* colour = kColours[r.subject % std::size(kColours)];
+        const std::string t = title(rep.subjects[r.subject].spec);
+        if (histogram)
+          gp << "'plot-data/hist_" << stem(r) << ".dat' using 1:($2>0?$2:NaN) with steps lw 2 lc rgb '"
+             << colour << "' title '" << t << "', ";
+        else
+          gp << "'plot-data/ulp_" << stem(r) << ".dat' with points pt 7 ps 0.4 lc rgb '" << colour
+             << "' title '" << t << "', ";
       }
+      // The claim of the first subject, where it is an ulp bound.
+      const Row& first = *rows.front();
+      if (!histogram && first.claim && first.claim->kind == Claim::Kind::ulp)
+        gp << first.claim->max_ulp << " with lines dt 2 lc rgb 'black' title 'claim of "
+           << title(rep.subjects[first.subject].spec) << ": " << first.claim->max_ulp << " ulp', ";
+      gp << "1/0 notitle\n";
     }
 }
 
@@ -102,7 +115,7 @@ std::vector<std::string> draw_plots(const Report& rep, const std::string& dir) {
   const std::string data = dir + "/plot-data";
   fs::create_directories(data);
   std::vector<std::string> scripts;
-  for (Format fmt : {Format::binary64, Format::binary32}) {
+  for (Format fmt : rep.options.formats) {
     for (const Row& r : rep.rows) {
       if (r.format != fmt || r.against != r.form) continue;
       write_envelope(r, data + "/ulp_" + stem(r) + ".dat");
@@ -126,7 +139,11 @@ std::vector<std::string> draw_plots(const Report& rep, const std::string& dir) {
       auto gp = open_out(dir + "/" + gpname);
       gp << "set terminal pngcairo size 1400,1000 font ',10'\nset output 'hist_" << f << ".png'\n"
          << "set multiplot layout 2,2 title 'histogram of ulp errors, " << f << ", all "
-         << (fmt == Format::binary64 ? rep.inputs64.total : rep.inputs32.total) << " inputs'\n"
+         << (fmt == Format::binary64   ? rep.inputs64.total
+             : fmt == Format::binary32 ? rep.inputs32.total
+             : fmt == Format::binary16 ? rep.inputs16.total
+                                       : rep.inputsbf16.total)
+         << " inputs'\n"
          << "set logscale y\nset grid\nset xlabel 'k: error in (2^{k-1}, 2^k]  (" << kHistLo - 2
          << ": zero, " << kHistHi + 2 << ": infinite)'\nset ylabel 'inputs'\nset key top right\n"
          << "set xrange [" << kHistLo - 3 << ":" << kHistHi + 3 << "]\n";
@@ -166,7 +183,7 @@ std::vector<std::string> draw_plots(const Report& rep, const std::string& dir) {
     }
   }
   fs::remove(data + "/gnuplot.log");
-  return plot_files();
+  return plot_files(rep);
 }
 
 }  // namespace gelucheck::report

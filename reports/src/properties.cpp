@@ -94,7 +94,8 @@ std::string property_string(const nlohmann::json& t, const char* key) {
 
 }  // namespace
 
-Properties run_properties(const Options& opt) {
+Properties run_properties(const Options& opt, const std::string& spec,
+                          const std::vector<std::string>& claims) {
   Properties p;
   if (!opt.properties) {
     p.status = "skipped";
@@ -126,8 +127,15 @@ Properties run_properties(const Options& opt) {
     env.push_back("RC_PARAMS=" + p.rc_params);
   }
   std::string why;
-  p.exit_code = run_process({p.executable, "--gtest_output=json:" + json_path, "--gtest_color=no"},
-                            "", log_path, env, &why);
+  // The subject and its claims as the suite's own flags (docs/properties.md).
+  std::vector<std::string> argv{p.executable, "--subject", spec};
+  for (const std::string& c : claims) {
+    argv.push_back("--claim");
+    argv.push_back(c);
+  }
+  argv.push_back("--gtest_output=json:" + json_path);
+  argv.push_back("--gtest_color=no");
+  p.exit_code = run_process(argv, "", log_path, env, &why);
   const std::string log = slurp(log_path);
   if (p.exit_code < 0) {
     p.status = "error";

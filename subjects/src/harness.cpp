@@ -14,10 +14,12 @@ struct Job {
   const HarnessOptions& o;
   std::span<const double> xs, dys;  // dys empty for a forward
   Evaluation& ev;
+  bool wrote_input_found = false;
 };
 
 // One call on [b, e) with private copies of the inputs; the inputs' bits are compared after.
-Status one_call(Job& j, std::size_t b, std::size_t e, std::vector<double>& out) {
+Status one_call(Job& j, std::size_t b, std::size_t e, std::vector<double>& out,
+                std::size_t* changed) {
   const Format fmt = j.op.format;
   const std::size_t n = e - b, w = element_size(fmt);
   const std::vector<unsigned char> x = encode(fmt, j.xs.subspan(b, n));
@@ -44,8 +46,11 @@ Status one_call(Job& j, std::size_t b, std::size_t e, std::vector<double>& out) 
     st = Status::make(Status::Kind::wrote_input,
                       std::string("changed ") + (in_x ? "x" : "dy") + " (element " +
                           std::to_string(k) + " of a call of " + std::to_string(n) + ")");
+    *changed = b + k;
   }
-  if (st.ok()) out = decode(fmt, y.data(), n);
+  // Results of a call that wrote into its inputs are still its results: they are measured, and
+  // the write is one finding.
+  if (st.ok() || st.kind == Status::Kind::wrote_input) out = decode(fmt, y.data(), n);
   return st;
 }
 
@@ -67,9 +72,14 @@ void add_finding(Job& j, std::size_t i, const Status& st) {
 void run(Job& j, std::size_t b, std::size_t e) {
   if (b >= e) return;
   std::vector<double> out;
-  const Status st = one_call(j, b, e, out);
-  if (st.ok()) {
+  std::size_t changed = b;
+  const Status st = one_call(j, b, e, out, &changed);
+  if (st.ok() || st.kind == Status::Kind::wrote_input) {
     for (std::size_t i = b; i < e; ++i) j.ev.y[i] = out[i - b];
+    if (st.kind == Status::Kind::wrote_input && !j.wrote_input_found) {
+      j.wrote_input_found = true;  // once per evaluation: it is one misbehaviour
+      add_finding(j, changed, st);
+    }
     return;
   }
   if (st.kind == Status::Kind::unavailable) {

@@ -16,4 +16,6 @@ std::unique_ptr<Subject> open(std::string_view spec, const OpenOptions& opt) {
                       "npy:DIR)");
 }
 
+std::vector<std::string> peer_specs() { return {}; }
+
 }  // namespace gelucheck::subject

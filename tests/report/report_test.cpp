@@ -1,6 +1,7 @@
 // The report library (reports/): inputs, schema, agreement with the reference at the same
 // inputs (recomputed here by a separate loop straight from gelu.hpp, reference.hpp and
-// measure.hpp), determinism, the tanh–erf gap against DESIGN.md's 40-digit facts, and the gate.
+// measure.hpp, not through the subjects), determinism, the tanh–erf gap against the 40-digit facts
+// (facts.hpp), and the gate (fed by deliberately broken subjects).
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -10,7 +11,7 @@
 #include <set>
 #include <string>
 
-#include "gelucheck/claims.hpp"
+#include "gelucheck/claims.hpp"  // the library's own claims, for the Claims test
 #include "gelucheck/facts.hpp"
 #include "gelucheck/gelu.hpp"
 #include "gelucheck/measure.hpp"
@@ -31,17 +32,24 @@ const Report& small_report() {
     o.points = 400;
     o.properties = false;
     o.plots = false;
+    o.formats = {Format::binary64, Format::binary32};
     return run(o);
   }();
   return r;
 }
 
-const Row& row_of(const Report& r, Path p, Format f, Form form, Quantity q, Form against) {
+const char* spec_of(Path p) { return p == Path::accurate ? "accurate" : "naive"; }
+
+const Row& row_of(const Report& r, const std::string& spec, Format f, Form form, Quantity q,
+                  Form against) {
   for (const Row& row : r.rows)
-    if (row.path == p && row.format == f && row.form == form && row.quantity == q &&
-        row.against == against)
+    if (r.subjects[row.subject].spec == spec && row.format == f && row.form == form &&
+        row.quantity == q && row.against == against)
       return row;
   throw std::logic_error("no such row");
+}
+const Row& row_of(const Report& r, Path p, Format f, Form form, Quantity q, Form against) {
+  return row_of(r, spec_of(p), f, form, q, against);
 }
 
 double library(Path p, Form f, Quantity q, Format fmt, double x) {
@@ -137,8 +145,12 @@ TEST(ReportSchema, FieldsPresent) {
     for (const char* f : {"sup", "sup_decimal", "at_abs_x", "at_abs_x_hex", "gap_at"})
       EXPECT_TRUE(j["gap"][k].contains(f)) << k << "." << f;
   // Non-finite numbers are strings, never null (JSON has no inf).
-  const auto& naive = j["accuracy"][2]["regions"]["overall"];  // naive binary64 tanh value vs tanh
-  ASSERT_EQ(j["accuracy"][2]["implementation"], "naive");
+  // Rows: per format, per subject, per function (the tanh form's against-erf row after its own).
+  const auto& naive_row = j["accuracy"][6];  // naive binary64 tanh value vs tanh
+  ASSERT_EQ(naive_row["implementation"], "naive");
+  ASSERT_EQ(naive_row["form"], "tanh");
+  ASSERT_EQ(naive_row["against"], "tanh");
+  const auto& naive = naive_row["regions"]["overall"];
   EXPECT_EQ(naive["max_ulp"], "inf") << "the naive path gives NaN at -inf";
 }
 
@@ -192,7 +204,7 @@ TEST(ReportAgreement, OverallRowsMatchAnIndependentLoop) {
       m1_1 += !std::isnan(x) && x >= -1 && x <= 1;
     }
     const Stats& all = row.regions[static_cast<std::size_t>(Region::overall)];
-    const std::string what = std::string(path_name(c.p)) + " " + std::string(name(c.f)) + " " +
+    const std::string what = std::string(spec_of(c.p)) + " " + std::string(name(c.f)) + " " +
                              std::string(name(c.form)) + " " + std::string(name(c.q));
     EXPECT_EQ(all.count, xs.size()) << what;
     EXPECT_TRUE(same_bits(all.max_ulp, max_ulp)) << what << ": " << all.max_ulp << " vs " << max_ulp;
@@ -233,7 +245,7 @@ TEST(ReportAgreement, RelativeErrorLeavesOutOnlyCorrectUnderflows) {
                             Form::erf).regions[static_cast<std::size_t>(Region::m38_6_m10)];
   EXPECT_EQ(nai.max_rel_normal, 1.0);
   for (const Row& row : r.rows)
-    if (row.path == Path::accurate && row.against == row.form) {
+    if (r.subjects[row.subject].spec == "accurate" && row.against == row.form) {
       // faithful: |r - y| < ulp(y) <= 2^(1-p) |y| for normal y
       const double bound = std::ldexp(1.0, 1 - info(row.format).precision);
       EXPECT_LT(row.regions[static_cast<std::size_t>(Region::overall)].max_rel_normal, bound)
@@ -284,48 +296,48 @@ TEST(ReportGap, MatchesDesignFacts) {
   for (double v : g.curve_value) EXPECT_LE(std::fabs(v), g.value.sup);
 }
 
-TEST(ReportGate, PlantedRegressionBreaksTheAccurateClaims) {
+Report run_with(const std::string& spec) {
   Options o = small_report().options;
-  o.planted_regression_ulps = 2;  // 2 ulps: no result can stay faithful, let alone CR
-  const Report bad = run(o);
+  o.subjects = {spec};
+  return run(o);
+}
+
+TEST(ReportGate, BrokenSubjectTwoUlpsAwayBreaksEveryClaim) {
+  const Report bad = run_with("broken:away:2");  // 2 ulps: no result stays faithful, let alone CR
   ASSERT_FALSE(bad.gate_failures.empty());
   std::set<std::string> broken;
   for (const Row& row : bad.rows)
     if (row.claim && !row.meets_claim)
       broken.insert(std::string(name(row.format)) + " " + std::string(name(row.form)) + " " +
                     std::string(name(row.quantity)));
-  // Every accurate function in both formats (x = 0 etc. are exact, but other inputs are not).
+  // Every function in both formats (x = 0 etc. are exact, but other inputs are not).
   EXPECT_EQ(broken.size(), 8u);
   const json j = to_json(bad);
   EXPECT_FALSE(j["gate"]["passed"].get<bool>());
-  EXPECT_EQ(j["config"]["planted_regression_ulps"], 2);
-  EXPECT_NE(to_markdown(j).find("PLANTED REGRESSION"), std::string::npos);
+  EXPECT_EQ(j["config"]["subjects"][0], "broken:away:2");
+  EXPECT_NE(to_markdown(j).find("DELIBERATELY BROKEN SUBJECT"), std::string::npos);
   // The naive path claims nothing, so it is never a gate failure.
-  for (const std::string& f : bad.gate_failures) EXPECT_EQ(f.find("naive"), std::string::npos) << f;
+  for (const std::string& f : small_report().gate_failures) EXPECT_EQ(f.find("naive"), std::string::npos) << f;
+  EXPECT_TRUE(small_report().gate_failures.empty());
 }
 
-// Subtle regressions (brief H8): the gate must not need a 2-ulp everywhere plant to fire.
-// Each plant is confined to one row and one region; the same row without the plant meets its
-// claim (so the failure is the plant's), and the gate names that row, its claim and the region.
-const Row& overall_row(const Report& r, Format f, Form form, Quantity q) {
-  return row_of(r, Path::accurate, f, form, q, form);
-}
-
-Report run_planted(const Plant& p) {
-  Options o = small_report().options;
-  o.plant = p;
-  return run(o);
+// Subtle regressions: the gate must not need a 2-ulp everywhere regression to fire. Each broken
+// subject is confined to one function, format and range of x; the accurate row meets its claim
+// (so the failure is the variant's), and the gate names that row, its claim and the region.
+const Row& overall_row(const Report& r, const std::string& spec, Format f, Form form, Quantity q) {
+  return row_of(r, spec, f, form, q, form);
 }
 
 TEST(ReportGate, OneUlpInOneRegionOfOneFunctionFails) {
-  ASSERT_TRUE(overall_row(small_report(), Format::binary64, Form::tanh, Quantity::value).meets_claim)
-      << "precondition: the unplanted row meets its claim";
-  const Report bad = run_planted({1, false, Format::binary64, Form::tanh, Quantity::value, Region::m10_m1});
+  ASSERT_TRUE(overall_row(small_report(), "accurate", Format::binary64, Form::tanh, Quantity::value).meets_claim)
+      << "precondition: the accurate row meets its claim";
+  const std::string spec = "broken:away:1:tanh.value@f64:-10,-1";
+  const Report bad = run_with(spec);
   ASSERT_EQ(bad.gate_failures.size(), 1u) << ::testing::PrintToString(bad.gate_failures);
   const std::string& f = bad.gate_failures[0];
-  EXPECT_EQ(f.rfind("accurate binary64 tanh value breaks its claim faithful (< 1 ulp)", 0), 0u) << f;
+  EXPECT_EQ(f.rfind(spec + " binary64 tanh value breaks its claim faithful (< 1 ulp)", 0), 0u) << f;
   EXPECT_NE(f.find("(region [-10, -1))"), std::string::npos) << f;
-  const Row& row = overall_row(bad, Format::binary64, Form::tanh, Quantity::value);
+  const Row& row = overall_row(bad, spec, Format::binary64, Form::tanh, Quantity::value);
   EXPECT_FALSE(row.meets_claim);
   // Subtle: below 2 ulps, only in [-10, -1); every other region of the row still meets the claim.
   const Stats& planted = row.regions[static_cast<std::size_t>(Region::m10_m1)];
@@ -337,26 +349,23 @@ TEST(ReportGate, OneUlpInOneRegionOfOneFunctionFails) {
   EXPECT_TRUE(*row.break_x >= -10 && *row.break_x < -1) << hexfloat(*row.break_x);
   const json j = to_json(bad);
   EXPECT_FALSE(j["gate"]["passed"].get<bool>());
-  EXPECT_EQ(j["config"]["plant"],
-            "1 ulp(s) away from zero in the accurate path's results, binary64, tanh form, value, "
-            "x in [-10, -1)");
-  EXPECT_NE(to_markdown(j).find("PLANTED REGRESSION"), std::string::npos);
+  EXPECT_NE(to_markdown(j).find("DELIBERATELY BROKEN SUBJECT"), std::string::npos);
 }
 
 // The reviewer's case: +0 for -0 in the binary64 tail. Its ulp error is below 1/2 (the exact
 // value is below half the least subnormal), so only the sign-of-zero part of the claim catches it.
 TEST(ReportGate, PlusZeroForMinusZeroInTheBinary64TailFails) {
-  ASSERT_TRUE(overall_row(small_report(), Format::binary64, Form::erf, Quantity::value).meets_claim)
-      << "precondition: the unplanted row meets its claim";
-  const Report bad =
-      run_planted({0, true, Format::binary64, Form::erf, Quantity::value, Region::below_m38_6});
+  ASSERT_TRUE(overall_row(small_report(), "accurate", Format::binary64, Form::erf, Quantity::value).meets_claim)
+      << "precondition: the accurate row meets its claim";
+  const std::string spec = "broken:plus-zero:erf.value@f64:-inf,-38.6";
+  const Report bad = run_with(spec);
   ASSERT_EQ(bad.gate_failures.size(), 1u) << ::testing::PrintToString(bad.gate_failures);
   const std::string& f = bad.gate_failures[0];
-  EXPECT_EQ(f.rfind("accurate binary64 erf value breaks its claim faithful (< 1 ulp), sign of zero "
+  EXPECT_EQ(f.rfind(spec + " binary64 erf value breaks its claim faithful (< 1 ulp), sign of zero "
                     "included", 0), 0u) << f;
   EXPECT_NE(f.find("wrong sign of zero"), std::string::npos) << f;
   EXPECT_NE(f.find("expected -0x0p+0, got 0x0p+0"), std::string::npos) << f;
-  const Row& row = overall_row(bad, Format::binary64, Form::erf, Quantity::value);
+  const Row& row = overall_row(bad, spec, Format::binary64, Form::erf, Quantity::value);
   const Stats& all = row.regions[static_cast<std::size_t>(Region::overall)];
   EXPECT_LT(all.max_ulp, 1.0) << "the bound alone would have passed it";
   EXPECT_GT(all.zero_sign_mismatches, 0u);
@@ -391,19 +400,26 @@ TEST(Claims, MeetsReadsBoundSignOfZeroAndNaN) {
 }
 
 TEST(ReportGate, Properties) {
-  Report r;  // no rows: only the properties count
-  r.properties.status = "skipped";
+  Report r;  // no rows: only the properties of the one gated subject count
+  r.subjects.resize(1);
+  r.subjects[0].spec = "accurate";
+  r.subjects[0].gated = true;
+  Properties& p = r.subjects[0].properties;
+  p.status = "skipped";
   EXPECT_TRUE(gate_failures(r).empty()) << "skipping on request is not a failure";
-  r.properties.status = "unavailable";
-  r.properties.reason = "no executable";
+  p.status = "unavailable";
+  p.reason = "no executable";
   EXPECT_EQ(gate_failures(r).size(), 1u) << "asked for and not run must not pass a gate";
-  r.properties.status = "run";
-  r.properties.tests = {{"Proofs.GeluForm.pdiv_map", "Diagonal", "Proofs.GeluForm.pdiv_map", 100, "pass", ""},
-                        {"Proofs.GeluForm.hasVJP_correct", "Sum", "Proofs.GeluForm.hasVJP_correct", 3, "fail", "x = 0x1p+0"}};
-  r.properties.exit_code = 1;
+  p.status = "run";
+  p.tests = {{"Proofs.GeluForm.pdiv_map", "Diagonal", "Proofs.GeluForm.pdiv_map", 100, "pass", ""},
+             {"Proofs.GeluForm.hasVJP_correct", "Sum", "Proofs.GeluForm.hasVJP_correct", 3, "fail", "x = 0x1p+0"}};
+  p.exit_code = 1;
   const auto f = gate_failures(r);
   ASSERT_EQ(f.size(), 1u);
   EXPECT_NE(f[0].find("hasVJP_correct"), std::string::npos);
+  r.subjects[0].gated = false;
+  EXPECT_TRUE(gate_failures(r).empty()) << "a subject measured only is not gated";
+  r.subjects[0].gated = true;
   r.gate_failures = f;
   const json j = to_json(r);
   for (const auto& t : j["lean_traceability"]) {
@@ -411,6 +427,27 @@ TEST(ReportGate, Properties) {
     else if (t["theorem"] == "Proofs.GeluForm.pdiv_map") EXPECT_EQ(t["outcome"], "pass");
     else EXPECT_EQ(t["outcome"], "no check");
   }
+}
+
+// The 16-bit formats are exhaustive: every non-NaN pattern and one NaN, each result measured.
+TEST(ReportExhaustive, SixteenBitFormatsTakeEveryValue) {
+  Options o = small_report().options;
+  o.formats = {Format::bfloat16};
+  o.functions = {{Form::erf, Quantity::value}};
+  const Report r = run(o);
+  EXPECT_EQ(r.inputsbf16.total, 65536u - 254u + 1u);  // 254 NaN patterns, one NaN kept
+  for (const Row& row : r.rows) {
+    EXPECT_TRUE(row.exhaustive);
+    EXPECT_EQ(row.regions[static_cast<std::size_t>(Region::overall)].count, r.inputsbf16.total);
+    EXPECT_EQ(row.no_result, 0u);
+  }
+  // accurate computes in float (correctly rounded, within ulp_f32/2 of y) and rounds that to
+  // bfloat16 (within ulp_bf16/2 of the float): |r - y| <= ulp_bf16/2 + ulp_f32/2, and
+  // ulp_f32 = 2^-16 ulp_bf16 in every binade (p = 24 vs 8; the same emin, so also for
+  // subnormals): at most 0.5 + 2^-17 ulp. Double rounding: shown, not claimed.
+  const Row& acc = row_of(r, "accurate", Format::bfloat16, Form::erf, Quantity::value, Form::erf);
+  EXPECT_FALSE(acc.claim->claims_anything());
+  EXPECT_LE(acc.regions[static_cast<std::size_t>(Region::overall)].max_ulp, 0.5 + 0x1p-17);
 }
 
 TEST(ReportMarkdown, ShowsWorstCasesAsHex) {

@@ -14,9 +14,10 @@
 
 #include <nlohmann/json.hpp>
 
-#include "gelucheck/claims.hpp"
+#include "gelucheck/claim.hpp"
 #include "gelucheck/common.hpp"
-#include "gelucheck/gelu.hpp"
+#include "gelucheck/harness.hpp"
+#include "gelucheck/subject.hpp"
 
 namespace gelucheck::report {
 
@@ -40,43 +41,34 @@ const char* region_key(Region r);    // JSON key: "below_-38.6", ..., "subnormal
 // The regions an input of format `fmt` belongs to (always includes overall).
 std::vector<Region> regions_of(double x, Format fmt);
 
-// TEST ONLY: a regression planted in the accurate path's results, to show that the gate catches
-// it. Confined to the results that match every field set (unset = any). Never set by a normal run;
-// a report made with one says so at the top (report.md) and in config.plant (report.json).
-struct Plant {
-  int ulps = 0;                   // move the result this many ulps (of its format) away from zero
-  bool plus_zero = false;         // replace a -0 result by +0 (a wrong sign of zero)
-  std::optional<Format> format;   // binary64 or binary32
-  std::optional<Form> form;
-  std::optional<Quantity> quantity;
-  std::optional<Region> region;   // x must be in it (regions_of)
-  bool any() const { return ulps != 0 || plus_zero; }
-};
-// A short description of a plant ("1 ulp away from zero, binary64 tanh value, x in [-10, -1)").
-std::string describe(const Plant& p);
-
 struct Options {
   std::uint64_t seed = kDefaultSeed;
-  std::size_t points = kDefaultPoints;
+  std::size_t points = kDefaultPoints;  // binary64 and binary32; the 16-bit formats are exhaustive
   unsigned threads = 2;       // results never depend on it (each point is written to its own slot)
   bool progress = false;      // progress line on stderr (the CLI sets it when stderr is a tty)
-  bool properties = true;     // run the property suite
+  bool properties = true;     // run the property suite on every subject
   // RapidCheck cases per property (RC_PARAMS max_success; the suite's default CTest tier uses 1000).
   unsigned property_cases = 1000;
   std::string proptests;      // its executable; empty = the one built with gelucheck (if any)
   bool plots = true;          // draw the plots with gnuplot
-  // TEST ONLY: moves every result of the accurate path this many ulps (of its format) away from
-  // zero, to show that the gate catches a regression. Reachable from the CLI only through the
-  // hidden option --test-only-plant-regression-ulps; a report made with it says so at the top.
-  int planted_regression_ulps = 0;
-  // TEST ONLY, finer plants (tests/report): one region, one function, or a wrong sign of zero.
-  // Not reachable from the CLI. Applied after planted_regression_ulps.
-  Plant plant;
+  // The subjects measured (subject.hpp specs), in report order. Each is held to its own claims
+  // (the built-ins') or, where `claims` is non-empty, to those items (ClaimSet::apply) — the
+  // claims of `gelucheck check --claim`; a subject with neither is measured against nothing
+  // (`claim: none`) but still gets the framework-default verdict column.
+  std::vector<std::string> subjects = {"accurate", "naive"};
+  std::vector<std::string> claims;
+  // A subject that claims nothing and is given no claim: held to Claim::framework_default (check)
+  // or to nothing (report: peers are measured, not gated).
+  bool default_to_framework_claim = false;
+  std::vector<Format> formats{Format::binary64, Format::binary32, Format::bfloat16,
+                              Format::binary16};
+  std::vector<subject::Function> functions{std::begin(subject::all_functions),
+                                           std::end(subject::all_functions)};
+  double call_timeout_seconds = 60;  // per call of an out-of-process subject
+  std::string command = "gelucheck report";  // the command line's name, for the header
 };
 
-
-const char* path_name(Path p);       // "accurate", "naive"
-const char* type_name(Format fmt);   // "double" (binary64), "float" (binary32)
+const char* type_name(Format fmt);   // "double", "float", "bfloat16", "float16" (C/C++ names)
 
 // The summary of the errors of one implementation over one region (DESIGN.md §2, via measure()).
 struct Stats {
@@ -108,20 +100,19 @@ struct Histogram {
   std::vector<std::size_t> bins = std::vector<std::size_t>(kHistHi - kHistLo + 1, 0);
 };
 
-// What an implementation claims: gelucheck::claim() (src/include/gelucheck/claims.hpp), the one
-// home of the library's claims; the naive path claims nothing.
 using gelucheck::Claim;
 
 struct Row {
-  Path path;
-  Format format;           // binary64 (double) or binary32 (float)
+  std::size_t subject = 0; // index into Report::subjects
+  Format format;
+  bool exhaustive = false; // every value of the format was an input (the 16-bit formats)
   Form form;               // the function implemented
   Quantity quantity;
   Form against;            // the exact function measured against: `form` (rounding error), or
                            // erf for the tanh form (total error against the exact GELU)
   std::vector<Stats> regions;  // indexed like kRegions
   Histogram histogram;         // over all inputs
-  std::optional<Claim> claim;  // only when against == form
+  std::optional<Claim> claim;  // only when against == form; may be Claim::none()
   bool meets_claim = true;
   // The points where one result breaks the claim (gelucheck::meets false), and the first of them
   // in campaign order: input, correctly rounded value, result.
@@ -129,6 +120,19 @@ struct Row {
   std::optional<double> break_x, break_expected, break_got;
   double break_ulp = 0;
   bool break_zero_sign = false;
+  // What every framework's tests demand (Claim::framework_default), judged for every row with
+  // against == form whatever the claim: measured, never gated unless it is the claim.
+  std::size_t framework_breaks = 0;
+  std::optional<double> framework_break_x, framework_break_expected, framework_break_got;
+  // Where the result collapses to zero: the greatest input x < 0 whose result is ±0 while the
+  // correctly rounded value is not zero (the negative tail's flush), and how many such inputs.
+  std::optional<double> wrong_zero_max_x;
+  std::size_t wrong_zeros = 0;
+  // NaN where the value is a number: the smallest |x| (finite inputs) and whether ±inf do it.
+  std::optional<double> nan_min_abs_x;
+  bool nan_at_plus_inf = false, nan_at_minus_inf = false;
+  // Inputs without a result (the subject's call failed there: see the subject's findings).
+  std::size_t no_result = 0;
   // Per-point data for the plots: x and ulp error of every input in [-40, 10] (grid + hard points).
   std::vector<double> plot_x, plot_ulp;
 };
@@ -166,12 +170,28 @@ struct Properties {
   std::vector<PropertyTest> tests;
 };
 
+// One subject as measured: what it is, what it provides, what it was held to, what went wrong.
+struct SubjectResult {
+  std::string spec, description;
+  std::vector<std::string> provides;     // op names
+  std::vector<std::string> not_measured; // "erf.forward.f16: not provided", ...
+  bool strided = false, fresh_evaluations = true;
+  std::string claims_source;             // "its own", "--claim", "framework default", "none"
+  subject::ClaimSet claims;
+  bool gated = false;                    // its claims and properties count for --gate
+  std::vector<subject::Finding> findings;  // crashes, hangs, writes into inputs, ... (harness)
+  std::size_t failed_results = 0;
+  Properties properties;                 // the property suite run on this subject
+};
+
 struct Report {
   Options options;
-  InputCounts inputs64, inputs32;
+  InputCounts inputs64, inputs32, inputs16, inputsbf16;
+  std::vector<SubjectResult> subjects;
   std::vector<Row> rows;
   Gap gap;
-  Properties properties;
+  // The top-level "properties" of report.json (schema /1): those of the first subject.
+  const Properties& properties() const;
   std::vector<std::string> gate_failures;  // claims broken, properties failed or not run
   double seconds_campaign = 0, seconds_gap = 0, seconds_properties = 0;
   std::string started_utc;
@@ -180,7 +200,8 @@ struct Report {
 // The Lean GeluForm theorems (shared/seeds/lean-geluform-theorems.txt), full names.
 const std::vector<std::string>& lean_theorems();
 
-// The input set of one format (binary64 or binary32): `points`/2 random finite bit patterns
+// The input set of one format: binary16 and bfloat16 exhaustively (every non-NaN value and one
+// NaN); binary64 and binary32 as follows: `points`/2 random finite bit patterns
 // (uniform over the encodings, so over every binade and both signs), the rest a uniform grid over
 // [-40, 10], then the hard points with neighbours, then the specials. Deterministic in `seed`.
 std::vector<double> inputs(Format fmt, std::uint64_t seed, std::size_t points, InputCounts* counts);
@@ -193,6 +214,8 @@ std::vector<std::string> gate_failures(const Report& r);
 
 nlohmann::ordered_json to_json(const Report& r);
 std::string to_markdown(const nlohmann::ordered_json& j);
+// JUnit XML: per subject a testsuite; a test case per claimed row, per property, per finding.
+std::string to_junit(const Report& r);
 
 // Writes report.json, report.md and (Options::plots) the plots into `out`, atomically: everything
 // goes into a fresh directory beside `out` that is renamed into place at the end. An existing

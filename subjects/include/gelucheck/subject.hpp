@@ -178,5 +178,8 @@ struct OpenOptions {
 //   npy:DIR                          arrays saved from any framework
 std::unique_ptr<Subject> open(std::string_view spec, const OpenOptions& opt = {});
 std::vector<std::string> broken_names();
+// The real peers this installation can measure (PyTorch through its adapter, oneDNN through its
+// library), as specs; those whose package or adapter is missing are left out.
+std::vector<std::string> peer_specs();
 
 }  // namespace gelucheck::subject

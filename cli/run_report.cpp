@@ -1,0 +1,69 @@
+// What `gelucheck report` and `gelucheck check` share: run the campaign on the subjects, write the
+// report directory (and JUnit XML), print the verdict, return the exit code (docs/cli.md).
+#include <cstdio>
+#include <fstream>
+#include <string>
+
+#include "commands.hpp"
+#include "exit_codes.hpp"
+#include "gelucheck/report.hpp"
+
+namespace gelucheck::cli {
+
+int run_report(const report::Options& opt, const RunTargets& t) {
+  const char* who = opt.command.c_str();
+  try {
+    report::check_writable(t.out);  // fail before the campaign, not after it
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "%s: %s\n", who, e.what());
+    return kExitFailure;
+  }
+  report::Report rep;
+  try {
+    rep = report::run(opt);
+  } catch (const subject::SpecError& e) {
+    std::fprintf(stderr, "%s: %s\n", who, e.what());
+    return e.kind == subject::SpecError::Kind::usage ? kExitUsage : kExitFailure;
+  }
+  try {
+    report::write(rep, t.out);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "%s: %s\n", who, e.what());
+    return kExitFailure;
+  }
+  if (!t.junit.empty()) {
+    // Written beside, then renamed over: never a half-written file at the path.
+    const std::string tmp = t.junit + ".tmp-gelucheck";
+    std::ofstream f(tmp, std::ios::binary);
+    f << report::to_junit(rep);
+    f.close();
+    if (!f || std::rename(tmp.c_str(), t.junit.c_str()) != 0) {
+      std::remove(tmp.c_str());
+      std::fprintf(stderr, "%s: cannot write the JUnit XML to %s\n", who, t.junit.c_str());
+      return kExitFailure;
+    }
+  }
+
+  std::printf("%s: wrote %s/report.md (read this), %s/report.json (schema %s)%s%s%s\n", who,
+              t.out.c_str(), t.out.c_str(), report::kSchema, opt.plots ? " and the plots (*.png)" : "",
+              t.junit.empty() ? "" : ", JUnit XML to ", t.junit.c_str());
+  for (const report::SubjectResult& s : rep.subjects) {
+    if (opt.properties && s.properties.status != "run")
+      std::printf("%s: %s: properties NOT run (%s): %s\n", who, s.spec.c_str(),
+                  s.properties.status.c_str(), s.properties.reason.c_str());
+    for (const std::string& nm : s.not_measured)
+      std::printf("%s: %s: not measured: %s\n", who, s.spec.c_str(), nm.c_str());
+  }
+  if (rep.gate_failures.empty()) {
+    std::printf("%s: every claim holds%s\n", who,
+                opt.properties ? " and every property that ran passed" : "");
+    return kExitOk;
+  }
+  std::FILE* to = t.gate ? stderr : stdout;
+  std::fflush(stdout);
+  std::fprintf(to, "%s: %zu gate failure(s):\n", who, rep.gate_failures.size());
+  for (const std::string& f : rep.gate_failures) std::fprintf(to, "  %s\n", f.c_str());
+  return t.gate ? kExitGate : kExitOk;
+}
+
+}  // namespace gelucheck::cli
