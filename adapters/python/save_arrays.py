@@ -175,8 +175,9 @@ def save_torch(dir):
                 saved.append("%s.%s" % (form, dt))
             except RuntimeError as e:  # e.g. no CPU kernel for this dtype
                 skipped.append("%s.%s (%s)" % (form, dt, str(e).splitlines()[0]))
-    about = ("torch %s torch.nn.functional.gelu, one contiguous tensor per call, %d threads"
-             % (torch.__version__, torch.get_num_threads()))
+    threads = torch.get_num_threads()
+    about = ("torch %s torch.nn.functional.gelu, one contiguous tensor per call, %d thread%s"
+             % (torch.__version__, threads, "" if threads == 1 else "s"))
     if skipped:
         about += "; not saved: " + ", ".join(skipped)
     with open(os.path.join(dir, "subject.txt"), "w") as f:
