@@ -315,7 +315,7 @@ std::string NpySubject::describe() const {
     d += r.op == records_.back().op ? ";" : ",";
   }
   if (inconsistencies_.empty()) {
-    d += " every repeated input has the same output";
+    d += " no input saved twice with different outputs";
   } else {
     const Inconsistency& i = inconsistencies_.front();
     d += " " + std::to_string(inconsistencies_.size()) +
