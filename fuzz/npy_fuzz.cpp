@@ -2,7 +2,7 @@
 // or throw npy::Error — never crash, hang or read outside the buffer (ASan and UBSan watch) — and
 // what it returns must be consistent: as many elements as the shape says, no more than the
 // buffer can hold, each an encoding that survives from_bits/to_bits unchanged.
-// Seeds: fuzz/corpus/npy/ (made by tests/subjects/data/make_fixtures.py).
+// Starting corpus: fuzz/corpus/npy/ (made by tests/subjects/data/make_fixtures.py).
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Writes the .npy fixtures of tests/subjects/npy_test.cpp (tests/subjects/data/) and the seed
+"""Writes the .npy fixtures of tests/subjects/npy_test.cpp (tests/subjects/data/) and the starting
 corpus of the fuzz target fuzz/npy_fuzz.cpp (fuzz/corpus/npy/), with numpy's own writer.
 
 Run from the repository root with a Python that has numpy (Debian: python3-numpy):
@@ -65,7 +65,7 @@ def main():
     }
     for name, data in valid.items():
         write(DATA, name, data)
-    # The fuzzer's seeds: a few valid files, and broken ones each one step from valid.
+    # The fuzzer's starting corpus: a few valid files, and broken ones each one step from valid.
     good = valid["f8_le.npy"]
     header_len = struct.unpack("<H", good[8:10])[0]
     header = good[10:10 + header_len]
@@ -75,7 +75,7 @@ def main():
         h = text.encode("latin1")
         return good[:8] + struct.pack("<H", len(h)) + h + body
 
-    seeds = {
+    corpus = {
         "valid_f8_le.npy": good,
         "valid_u2_be.npy": valid["u2_be.npy"],
         "valid_f4_fortran.npy": valid["f4_fortran_2x3x4_be.npy"],
@@ -96,7 +96,7 @@ def main():
         "broken_huge_shape.npy": with_header(
             "{'descr': '<f8', 'fortran_order': False, 'shape': (4294967296, 4294967296, 16), }\n"),
     }
-    for name, data in seeds.items():
+    for name, data in corpus.items():
         write(CORPUS, name, data)
 
 
