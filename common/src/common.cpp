@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <stdexcept>
 #include <string>
 
 namespace gelucheck {
@@ -170,6 +171,76 @@ bool same_bits(double a, double b) {
 }
 bool same_bits(float a, float b) {
   return (std::isnan(a) && std::isnan(b)) || bits(a) == bits(b);
+}
+
+namespace {
+// The fields of a narrow format's encoding: W bits = sign, E exponent bits, M = p - 1 fraction bits.
+struct Layout {
+  int width, fraction;
+  std::uint64_t exponent_mask() const {
+    return ((std::uint64_t{1} << (width - 1 - fraction)) - 1) << fraction;
+  }
+};
+Layout layout(Format fmt) {
+  switch (fmt) {
+    case Format::binary64: return {64, 52};
+    case Format::binary32: return {32, 23};
+    case Format::binary16: return {16, 10};
+    case Format::bfloat16: return {16, 7};
+  }
+  return {64, 52};
+}
+constexpr std::uint64_t kFraction64 = (std::uint64_t{1} << 52) - 1;
+}  // namespace
+
+std::optional<std::uint64_t> to_bits(double x, Format fmt) {
+  if (fmt == Format::binary64) return bits(x);
+  const Layout l = layout(fmt);
+  const FormatInfo fi = info(fmt);
+  const std::uint64_t sign = std::uint64_t{std::signbit(x) ? 1u : 0u} << (l.width - 1);
+  if (std::isnan(x)) {
+    // The payload's leading M bits, as narrowing conversions keep them.
+    std::uint64_t payload = (bits(x) & kFraction64) >> (52 - l.fraction);
+    if (payload == 0) payload = std::uint64_t{1} << (l.fraction - 1);  // else it would be ±inf
+    return sign | l.exponent_mask() | payload;
+  }
+  if (round_to_format(x, fmt) != x) return std::nullopt;  // not a value of fmt
+  if (std::isinf(x)) return sign | l.exponent_mask();
+  if (x == 0) return sign;
+  const double a = std::fabs(x);
+  const int e = std::ilogb(a);  // emin - p + 1 <= e <= emax: a is a finite nonzero value of fmt
+  // The scalings below are by powers of two within double's range, hence exact, and give
+  // integers because a is a multiple of its quantum 2^(max(e, emin) - p + 1).
+  if (e < fi.emin)  // subnormal: biased exponent 0, fraction = a / 2^(emin - p + 1)
+    return sign | static_cast<std::uint64_t>(std::ldexp(a, fi.precision - 1 - fi.emin));
+  const auto significand = static_cast<std::uint64_t>(std::ldexp(a, l.fraction - e));
+  const auto biased = static_cast<std::uint64_t>(e - fi.emin + 1);
+  return sign | biased << l.fraction | (significand - (std::uint64_t{1} << l.fraction));
+}
+
+double from_bits(std::uint64_t b, Format fmt) {
+  const Layout l = layout(fmt);
+  if (l.width < 64 && (b >> l.width) != 0)
+    throw std::invalid_argument("from_bits: " + std::to_string(b) + " has bits beyond the " +
+                                std::string(name(fmt)) + " encoding");
+  if (fmt == Format::binary64) return std::bit_cast<double>(b);
+  const FormatInfo fi = info(fmt);
+  const bool negative = (b >> (l.width - 1)) & 1;
+  const std::uint64_t fraction = b & ((std::uint64_t{1} << l.fraction) - 1);
+  const std::uint64_t biased = (b & l.exponent_mask()) >> l.fraction;
+  if ((b & l.exponent_mask()) == l.exponent_mask()) {
+    if (fraction == 0) return negative ? -INFINITY : INFINITY;
+    // NaN: the payload moves to the top of binary64's fraction, quiet bit as it was.
+    return std::bit_cast<double>(std::uint64_t{negative} << 63 | (std::uint64_t{0x7ff} << 52) |
+                                 fraction << (52 - l.fraction));
+  }
+  // Subnormal (biased 0): fraction·2^(emin-p+1); normal: (2^M + fraction)·2^(e-M), e =
+  // biased + emin - 1. Integers below 2^24 times powers of two in range: exact.
+  const double magnitude =
+      biased == 0 ? std::ldexp(static_cast<double>(fraction), fi.emin - fi.precision + 1)
+                  : std::ldexp(static_cast<double>((std::uint64_t{1} << l.fraction) | fraction),
+                               static_cast<int>(biased) + fi.emin - 1 - l.fraction);
+  return negative ? -magnitude : magnitude;
 }
 
 }  // namespace gelucheck

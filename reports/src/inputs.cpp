@@ -90,7 +90,7 @@ std::vector<double> inputs(Format fmt, std::uint64_t seed, std::size_t points,
     // payloads travel as the default NaN: results are compared with NaNs equal).
     std::size_t specials = 0;
     for (std::uint32_t b = 0; b < 0x10000; ++b) {
-      const double v = subject::from_bits16(fmt, static_cast<std::uint16_t>(b));
+      const double v = from_bits(b, fmt);
       if (std::isnan(v)) continue;
       if (std::isinf(v) || v == 0) ++specials;
       xs.push_back(v);

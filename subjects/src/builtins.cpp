@@ -183,8 +183,10 @@ class Broken : public Subject {
                    ? static_cast<double>(std::nextafter(static_cast<float>(v), static_cast<float>(up)))
                    : v;
     if (fmt == Format::binary16 || fmt == Format::bfloat16) {
-      const std::uint16_t b = to_bits16(fmt, v);
-      n = from_bits16(fmt, static_cast<std::uint16_t>(v == 0 ? (b | 1) : b + 1));
+      // Sign-magnitude: the next pattern up is the next value away from zero (from ±0: the
+      // least subnormal of that sign).
+      const std::uint64_t b = *to_bits(v, fmt);
+      n = from_bits(v == 0 ? (b | 1) : b + 1, fmt);
     }
     return n;
   }

@@ -1,12 +1,16 @@
 // common.cpp: round_to_format (subnormals, overflow, ties to even) with hand-derived results,
-// parse_real, hexfloat, same_bits.
+// parse_real, hexfloat, same_bits; to_bits/from_bits against the hardware's conversions.
 #include <gtest/gtest.h>
 
+#include <bit>
 #include <cfloat>
 #include <cfenv>
 #include <cmath>
 #include <cstdio>
+#include <cstdint>
 #include <cstdlib>
+#include <optional>
+#include <stdexcept>
 #include <string>
 
 #include "gelucheck/common.hpp"
@@ -251,6 +255,81 @@ TEST(DecimalRoundtrip, ShortestThatRoundTrips) {
   EXPECT_EQ(decimal_roundtrip(65504, Format::binary16), "6.55e+04");  // 65500 → 65504: shortest
   const double x = round_to_format(0.1, Format::binary16);
   EXPECT_BITS(x, round_to_format(*parse_real(decimal_roundtrip(x, Format::binary16)), Format::binary16));
+}
+
+// to_bits / from_bits against the hardware's own conversions as the independent path: binary32
+// through float, bfloat16 as the top half of a binary32 encoding, binary16 through GCC's and
+// Clang's _Float16 (IEEE binary16 on x86-64).
+double hardware_value(std::uint64_t b, Format fmt) {
+  switch (fmt) {
+    case Format::binary64: return std::bit_cast<double>(b);
+    case Format::binary32: return static_cast<double>(std::bit_cast<float>(static_cast<std::uint32_t>(b)));
+    case Format::bfloat16:
+      return static_cast<double>(std::bit_cast<float>(static_cast<std::uint32_t>(b << 16)));
+    case Format::binary16:
+      return static_cast<double>(std::bit_cast<_Float16>(static_cast<std::uint16_t>(b)));
+  }
+  return NAN;
+}
+
+TEST(FormatBits, EverySixteenBitPatternBothWays) {
+  for (Format fmt : {Format::binary16, Format::bfloat16}) {
+    for (std::uint64_t b = 0; b < 0x10000; ++b) {
+      const double v = from_bits(b, fmt);
+      const double hw = hardware_value(b, fmt);
+      ASSERT_TRUE(same_bits(v, hw) || (std::isnan(v) && std::isnan(hw)))
+          << name(fmt) << " pattern " << b << ": from_bits " << hexfloat(v) << ", hardware "
+          << hexfloat(hw);
+      ASSERT_EQ(std::signbit(v), std::signbit(hw)) << name(fmt) << " pattern " << b;
+      const std::optional<std::uint64_t> back = to_bits(v, fmt);
+      ASSERT_TRUE(back.has_value()) << name(fmt) << " pattern " << b;
+      ASSERT_EQ(*back, b) << name(fmt) << " " << hexfloat(v);  // NaN payloads included
+    }
+  }
+}
+
+TEST(FormatBits, Binary32AndBinary64Sampled) {
+  // Every exponent with a spread of fractions and both signs: the stride 0x10001 (odd) visits
+  // 65536 patterns spread over all 2^32.
+  for (std::uint64_t b = 5; b <= 0xffffffffu; b += 0x10001) {
+    const double v = from_bits(b, Format::binary32);
+    const double hw = hardware_value(b, Format::binary32);
+    if (std::isnan(hw)) {
+      ASSERT_TRUE(std::isnan(v)) << b;
+    } else {
+      ASSERT_TRUE(same_bits(v, hw)) << b << ": " << hexfloat(v) << " vs " << hexfloat(hw);
+    }
+    ASSERT_EQ(to_bits(v, Format::binary32), b) << hexfloat(v);
+  }
+  for (double x : {0.0, -0.0, 0x1p-1074, -DBL_MAX, double{INFINITY}, 1.0 / 3}) {
+    EXPECT_EQ(to_bits(x, Format::binary64), bits(x));
+    EXPECT_BITS(x, from_bits(bits(x), Format::binary64));
+  }
+}
+
+TEST(FormatBits, KnownEncodings) {
+  EXPECT_EQ(to_bits(1.0, Format::binary16), 0x3c00u);
+  EXPECT_EQ(to_bits(65504.0, Format::binary16), 0x7bffu);     // the greatest binary16
+  EXPECT_EQ(to_bits(0x1p-24, Format::binary16), 0x0001u);     // the least subnormal
+  EXPECT_EQ(to_bits(-0.0, Format::binary16), 0x8000u);
+  EXPECT_EQ(to_bits(1.0, Format::bfloat16), 0x3f80u);
+  EXPECT_EQ(to_bits(-0x1.fep127, Format::bfloat16), 0xff7fu);  // the least bfloat16
+  EXPECT_EQ(to_bits(0x1p-133, Format::bfloat16), 0x0001u);     // its least subnormal
+  EXPECT_EQ(to_bits(-INFINITY, Format::binary32), 0xff800000u);
+  // Not values of the format: one bit too many, below the least subnormal, beyond the greatest.
+  EXPECT_FALSE(to_bits(1 + 0x1p-11, Format::binary16).has_value());
+  EXPECT_FALSE(to_bits(0x1p-25, Format::binary16).has_value());
+  EXPECT_FALSE(to_bits(65520.0, Format::binary16).has_value());
+  EXPECT_FALSE(to_bits(1 + 0x1p-8, Format::bfloat16).has_value());
+  EXPECT_FALSE(to_bits(1 + 0x1p-24, Format::binary32).has_value());
+  // NaNs: the default quiet NaN and its negation; a binary64 NaN whose payload lies below the
+  // kept bits stays a NaN (quiet bit set) rather than turning into infinity.
+  EXPECT_EQ(to_bits(std::nan(""), Format::binary16), 0x7e00u);
+  EXPECT_EQ(to_bits(-std::nan(""), Format::bfloat16), 0xffc0u);
+  EXPECT_EQ(to_bits(std::bit_cast<double>(std::uint64_t{0x7ff0000000000001}), Format::binary32),
+            0x7fc00000u);
+  EXPECT_THROW(from_bits(0x10000, Format::binary16), std::invalid_argument);
+  EXPECT_THROW(from_bits(std::uint64_t{1} << 32, Format::binary32), std::invalid_argument);
 }
 
 }  // namespace

@@ -70,4 +70,16 @@ std::uint32_t bits(float x);
 bool same_bits(double a, double b);
 bool same_bits(float a, float b);
 
+// A value of `fmt` in the format's own storage, as arrays, the C ABI and the subject protocol
+// carry it: binary64 as its 64 bits, binary32 as its 32, binary16 and bfloat16 as 16-bit patterns,
+// in the low bits of the result. std::nullopt when x is not a value of fmt (not exactly
+// representable). A NaN keeps its sign and the leading bits of its payload, as a hardware
+// conversion that narrows binary64 does (the quiet bit is set only when those leading bits are
+// all zero, so that the result is still a NaN): a NaN widened by from_bits comes back unchanged.
+std::optional<std::uint64_t> to_bits(double x, Format fmt);
+// The value an encoding of `fmt` stands for (bits beyond the format's width must be zero, else
+// std::invalid_argument), exactly; a NaN's sign and payload are widened as hardware does, without
+// quieting a signalling NaN, so that to_bits(from_bits(b, fmt), fmt) == b for every encoding b.
+double from_bits(std::uint64_t b, Format fmt);
+
 }  // namespace gelucheck

@@ -67,11 +67,9 @@ std::string abi_symbol(const Op& op);     // "gelu_tanh_f64", "gelu_erf_backward
 // Every op, in a fixed order (form, direction, format as in all_formats).
 const std::vector<Op>& all_ops();
 
-// Storage: a value of the format (exactly) to and from its storage. binary16 and bfloat16 as bit
-// patterns; NaN encodes as the format's default quiet NaN (sign kept). Encoding a double that is
-// not a value of the format is a caller's error (std::invalid_argument).
-std::uint16_t to_bits16(Format fmt, double v);
-double from_bits16(Format fmt, std::uint16_t bits);
+// Storage: values of the format (exactly) to and from n elements of its storage, by
+// gelucheck::to_bits / from_bits (common.hpp). Encoding a double that is not a value of the
+// format is a caller's error (std::invalid_argument).
 std::vector<unsigned char> encode(Format fmt, std::span<const double> values);
 std::vector<double> decode(Format fmt, const void* storage, std::size_t n);
 
