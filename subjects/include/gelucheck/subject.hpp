@@ -54,6 +54,8 @@ inline constexpr Function all_functions[] = {{Form::tanh, Quantity::value},
 // dx = dy · f'(x), GeluForm.hasVJP) of one form in one format. The derivative is the backward
 // with dy = 1. ABI symbol: gelu_<form>_<dt> / gelu_<form>_backward_<dt>.
 enum class Direction { forward, backward };
+std::string_view direction_name(Direction d);  // "forward", "backward"
+std::optional<Direction> parse_direction(std::string_view s);
 struct Op {
   Form form;
   Direction direction;
@@ -65,6 +67,15 @@ std::optional<Op> parse_op(std::string_view s);
 std::string abi_symbol(const Op& op);     // "gelu_tanh_f64", "gelu_erf_backward_bf16"
 // Every op, in a fixed order (form, direction, format as in all_formats).
 const std::vector<Op>& all_ops();
+
+// One element of a call's memory (the storage rule at the top of this file) as the double holding
+// its value, and back. store() rounds v to the format first (round_to_format: nearest, ties to
+// even), so it takes any double; NaN is stored as the format's quiet NaN with v's sign.
+double load(Format f, const void* data, std::size_t i);
+void store(Format f, double v, void* data, std::size_t i);
+// The 16-bit encodings themselves (f: binary16 or bfloat16).
+double from_bits16(std::uint16_t b, Format f);
+std::uint16_t to_bits16(double v, Format f);
 
 // ---------------------------------------------------------------------------------------------
 // What happened on one call.
@@ -159,6 +170,9 @@ struct SpecError : std::runtime_error {
 
 struct OpenOptions {
   double call_timeout_seconds = 60;  // per call of an out-of-process subject; then it is killed
+  // From the start of an out-of-process subject to its handshake (an interpreter importing a
+  // framework can take seconds on a loaded machine); then it is killed.
+  double handshake_timeout_seconds = 60;
 };
 
 // Opens a subject from its spec (docs/subjects.md):
