@@ -216,7 +216,8 @@ class ProcessSubject final : public Subject {
     const std::string how = ended();
     if (how.rfind("closed", 0) == 0)
       return lose(Status::Kind::protocol_error, how + " " + when + with_log());
-    return lose(Status::Kind::crashed, how + " " + when + " (" + io + ")" + with_log());
+    const std::string detail = io == "end of stream" ? "" : " (" + io + ")";
+    return lose(Status::Kind::crashed, how + " " + when + detail + with_log());
   }
 
   // How the child ended, once its stream failed: it exited or was killed by a signal, or (still
@@ -246,13 +247,7 @@ class ProcessSubject final : public Subject {
     return Status::make(k, std::move(msg));
   }
 
-  void remove_dir() {
-    if (dir_.path.empty()) return;
-    std::error_code ec;
-    fs::remove_all(dir_.path, ec);
-    cleanup::remove_path(dir_.token);
-    dir_.path.clear();
-  }
+  void remove_dir() { cleanup::remove_temp_dir(dir_); }
 
   std::string spec_;
   std::vector<std::string> argv_;
