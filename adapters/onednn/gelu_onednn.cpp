@@ -13,6 +13,7 @@
 // and the process aborts (gelucheck reports the call as crashed, quoting that line).
 // gelucheck_subject_provides() tries each primitive first, so that an op this machine cannot run
 // (bf16 on a CPU without the instructions oneDNN needs) is withdrawn instead.
+#include <dlfcn.h>
 #include <dnnl.hpp>
 #include <oneapi/dnnl/dnnl_debug.h>
 
@@ -112,6 +113,15 @@ void backward(const char* what, algorithm alg, memory::data_type dt, const void*
   run(what, alg, dt, x, dy, dx, n);
 }
 
+// The thread count of oneDNN's OpenMP runtime (it changes the kernels' partitioning, and their
+// speed a lot on a loaded machine), looked up at run time: the adapter does not link OpenMP itself.
+std::string threads() {
+  using fn = int (*)();
+  if (const auto f = reinterpret_cast<fn>(dlsym(RTLD_DEFAULT, "omp_get_max_threads")))
+    return ", OpenMP threads " + std::to_string(f());
+  return "";
+}
+
 constexpr algorithm kTanh = algorithm::eltwise_gelu_tanh;
 constexpr algorithm kErf = algorithm::eltwise_gelu_erf;
 constexpr memory::data_type kF32 = memory::data_type::f32;
@@ -144,7 +154,8 @@ const char* gelucheck_subject_describe(void) {
     const dnnl_version_t* v = dnnl_version();
     return "oneDNN " + std::to_string(v->major) + "." + std::to_string(v->minor) + "." +
            std::to_string(v->patch) + " eltwise gelu_tanh/gelu_erf, cpu engine, ISA " +
-           dnnl_cpu_isa2str(static_cast<dnnl_cpu_isa_t>(dnnl::get_effective_cpu_isa()));
+           dnnl_cpu_isa2str(static_cast<dnnl_cpu_isa_t>(dnnl::get_effective_cpu_isa())) +
+           threads();
   }();
   return d.c_str();
 }
