@@ -53,7 +53,11 @@ class ProcessSubject final : public Subject {
  public:
   ProcessSubject(std::string spec, std::vector<std::string> argv, const OpenOptions& opt)
       : spec_(std::move(spec)), argv_(std::move(argv)), opt_(opt) {
-    dir_ = cleanup::make_temp_dir(fs::temp_directory_path().string(), "gelucheck-subject");
+    try {  // the child's stderr log lives here
+      dir_ = cleanup::make_temp_dir(fs::temp_directory_path().string(), "gelucheck-subject");
+    } catch (const std::exception& e) {
+      throw SpecError(SpecError::Kind::unavailable, spec_ + ": " + e.what());
+    }
     std::string why;
     if (!start(why)) {
       remove_dir();
