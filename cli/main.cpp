@@ -12,6 +12,7 @@
 
 #include "commands.hpp"
 #include "exit_codes.hpp"
+#include "gelucheck/cleanup.hpp"
 
 namespace {
 // Flushes both stdout views (iostream, used by CLI11's help, and stdio); false, with a message on
@@ -28,6 +29,8 @@ bool stdout_written() {
 
 int main(int argc, char** argv) {
   namespace cli = gelucheck::cli;
+  // SIGINT/SIGTERM/SIGHUP end every child and remove every temporary path (cleanup.hpp).
+  gelucheck::cleanup::install();
   CLI::App app{"gelucheck: verified numerics and differential testing for the GELU activation.",
                "gelucheck"};
   app.set_version_flag("--version", std::string("gelucheck ") + GELUCHECK_VERSION);

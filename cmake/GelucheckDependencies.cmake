@@ -14,3 +14,10 @@ endif()
 if(GELUCHECK_BUILD_BENCH)
   find_package(benchmark REQUIRED CONFIG)
 endif()
+# The Python that runs the adapters under adapters/python (numpy; PyTorch for the torch peer):
+# Debian's /usr/bin/python3, whose python3-numpy and python3-torch packages these are, before any
+# other python3 on PATH (a virtualenv or pyenv interpreter has its own, usually empty, site).
+find_program(GELUCHECK_PYTHON NAMES python3 PATHS /usr/bin NO_DEFAULT_PATH)
+if(NOT GELUCHECK_PYTHON)
+  find_program(GELUCHECK_PYTHON NAMES python3)
+endif()

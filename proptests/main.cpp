@@ -14,6 +14,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "gelucheck/cleanup.hpp"
 #include "gelucheck/proptests/subject.hpp"
 
 namespace {
@@ -21,6 +22,8 @@ constexpr const char* kDefaultSeed = "20240607";
 }
 
 int main(int argc, char** argv) {
+  // A signal ends the suite by that signal (cleanup.hpp), whatever RapidCheck was doing.
+  gelucheck::cleanup::install();
   for (int i = 1; i < argc; ++i)
     if (std::strcmp(argv[i], "--list-subjects") == 0) {
       for (const auto& r : gelucheck::prop::registered())

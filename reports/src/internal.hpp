@@ -36,13 +36,6 @@ Gap tanh_erf_gap(const Options& opt, const Progress& progress);
 Properties run_properties(const Options& opt, const std::string& spec,
                           const std::vector<std::string>& claims);
 
-// Runs argv[0] (a path, or a name looked up in PATH) with stdout and stderr appended to `log`,
-// in directory `cwd` (empty: the current one), with `env` ("NAME=value") added to the
-// environment. Returns the exit status, 128+signal when killed, or -1 when it could not start
-// (errno-like text in *why).
-int run_process(const std::vector<std::string>& argv, const std::string& cwd,
-                const std::string& log, const std::vector<std::string>& env, std::string* why);
-
 // The PNG files draw_plots makes, in a fixed order.
 std::vector<std::string> plot_files(const Report& rep);
 // Writes the gnuplot data and scripts into dir and runs gnuplot there; returns the PNG names.

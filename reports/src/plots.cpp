@@ -12,6 +12,7 @@
 #include <fstream>
 #include <stdexcept>
 
+#include "gelucheck/process.hpp"
 #include "internal.hpp"
 
 namespace gelucheck::report {
@@ -171,13 +172,11 @@ std::vector<std::string> draw_plots(const Report& rep, const std::string& dir) {
     scripts.push_back("plot-data/gap.gp");
   }
   for (const std::string& s : scripts) {
-    std::string why;
-    const int rc = run_process({"gnuplot", s}, dir, data + "/gnuplot.log", {}, &why);
-    if (rc != 0) {
+    const process::Exit rc = process::run({{"gnuplot", s}, dir, {}}, data + "/gnuplot.log");
+    if (!rc.ok()) {
       std::ifstream logf(data + "/gnuplot.log");
       std::string log((std::istreambuf_iterator<char>(logf)), std::istreambuf_iterator<char>());
-      throw std::runtime_error("gnuplot failed on " + s + (why.empty() ? "" : ": " + why) +
-                               " (exit status " + std::to_string(rc) + "): " +
+      throw std::runtime_error("gnuplot failed on " + s + " (" + rc.why + "): " +
                                log.substr(log.size() > 600 ? log.size() - 600 : 0) +
                                " — install gnuplot-nox or pass --no-plots");
     }

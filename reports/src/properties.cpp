@@ -1,7 +1,6 @@
 // The property suite's outcome: gelucheck_proptests (GoogleTest + RapidCheck, proptests/) run as a
 // subprocess with --gtest_output=json, its JSON and log read back. Each test records the Lean
 // theorem it mirrors as the GoogleTest property "lean" (and may record "cases").
-#include <stdlib.h>
 #include <unistd.h>
 
 #include <filesystem>
@@ -13,6 +12,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "gelucheck/cleanup.hpp"
+#include "gelucheck/process.hpp"
 #include "internal.hpp"
 
 #ifndef GELUCHECK_DEFAULT_PROPTESTS
@@ -68,22 +69,18 @@ std::map<std::string, std::uint64_t> cases_from_log(const std::string& log) {
   return cases;
 }
 
-// A fresh directory under the system's temporary one, removed with its contents on scope exit.
+// A fresh directory under the system's temporary one, registered with cleanup (a signal removes
+// it; a run killed with SIGKILL leaves it to the next run's sweep), removed on scope exit.
 struct Scratch {
-  std::string path;
+  cleanup::TempDir dir;
   Scratch() {
-    namespace fs = std::filesystem;
-    path = (fs::temp_directory_path() / "gelucheck-proptests-XXXXXX").string();
-    if (!mkdtemp(path.data()))
-      throw std::runtime_error("cannot create a scratch directory in " +
-                               fs::temp_directory_path().string());
+    const std::string tmp = std::filesystem::temp_directory_path().string();
+    cleanup::sweep_stale(tmp);
+    dir = cleanup::make_temp_dir(tmp, "gelucheck-proptests");
   }
   Scratch(const Scratch&) = delete;
   Scratch& operator=(const Scratch&) = delete;
-  ~Scratch() {
-    std::error_code ec;
-    std::filesystem::remove_all(path, ec);
-  }
+  ~Scratch() { cleanup::remove_temp_dir(dir); }
 };
 
 std::string property_string(const nlohmann::json& t, const char* key) {
@@ -116,8 +113,8 @@ Properties run_properties(const Options& opt, const std::string& spec,
     return p;
   }
   const Scratch scratch;
-  const std::string json_path = scratch.path + "/proptests.json";
-  const std::string log_path = scratch.path + "/proptests.log";
+  const std::string json_path = scratch.dir.path + "/proptests.json";
+  const std::string log_path = scratch.dir.path + "/proptests.log";
   std::vector<std::string> env;
   // The report's seed drives RapidCheck too (same seed, same cases), unless the user set RC_PARAMS.
   if (const char* user = getenv("RC_PARAMS")) {
@@ -126,7 +123,6 @@ Properties run_properties(const Options& opt, const std::string& spec,
     p.rc_params = "seed=" + std::to_string(opt.seed) + " max_success=" + std::to_string(opt.property_cases);
     env.push_back("RC_PARAMS=" + p.rc_params);
   }
-  std::string why;
   // The subject and its claims as the suite's own flags (docs/properties.md).
   std::vector<std::string> argv{p.executable, "--subject", spec};
   for (const std::string& c : claims) {
@@ -135,13 +131,15 @@ Properties run_properties(const Options& opt, const std::string& spec,
   }
   argv.push_back("--gtest_output=json:" + json_path);
   argv.push_back("--gtest_color=no");
-  p.exit_code = run_process(argv, "", log_path, env, &why);
+  const process::Exit exit = process::run({argv, "", env}, log_path);
+  p.exit_code = exit.shell_status();
   const std::string log = slurp(log_path);
-  if (p.exit_code < 0) {
+  if (exit.kind == process::Exit::Kind::not_started) {
     p.status = "error";
-    p.reason = why;
+    p.reason = exit.why;
     return p;
   }
+  const std::string why = exit.kind == process::Exit::Kind::signalled ? exit.why : "";
   nlohmann::json j;
   try {
     j = nlohmann::json::parse(slurp(json_path));

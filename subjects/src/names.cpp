@@ -1,5 +1,5 @@
-// The names the ABI, the protocol and the command line share (subject.hpp).
-#include <stdexcept>
+// The names shared by the C ABI, the subject protocol and the command line (subject.hpp).
+#include <array>
 #include <string>
 
 #include "gelucheck/subject.hpp"
@@ -10,8 +10,8 @@ std::string_view dtype_name(Format f) {
   switch (f) {
     case Format::binary64: return "f64";
     case Format::binary32: return "f32";
-    case Format::bfloat16: return "bf16";
     case Format::binary16: return "f16";
+    case Format::bfloat16: return "bf16";
   }
   return "?";
 }
@@ -19,7 +19,7 @@ std::string_view dtype_name(Format f) {
 std::optional<Format> parse_dtype(std::string_view s) {
   for (Format f : all_formats)
     if (s == dtype_name(f)) return f;
-  return parse_format(s);
+  return parse_format(s);  // "binary64", ..., "bfloat16"
 }
 
 std::size_t element_size(Format f) {
@@ -33,44 +33,85 @@ std::size_t element_size(Format f) {
 }
 
 std::string function_name(Function f) {
-  return std::string(name(f.form)) + "." + std::string(name(f.quantity));
-}
-
-std::optional<Function> parse_function(std::string_view s) {
-  for (Function f : all_functions)
-    if (s == function_name(f)) return f;
-  return std::nullopt;
+  std::string s(name(f.form));
+  s += '.';
+  s += name(f.quantity);
+  return s;
 }
 
 namespace {
-std::string_view direction_name(Direction d) {
-  return d == Direction::forward ? "forward" : "backward";
+// Splits "a.b" / "a.b.c" at the dots; std::nullopt when the count of parts is not `parts`.
+template <std::size_t N>
+std::optional<std::array<std::string_view, N>> split_dots(std::string_view s) {
+  std::array<std::string_view, N> out;
+  for (std::size_t i = 0; i < N; ++i) {
+    const std::size_t dot = s.find('.');
+    if (i + 1 == N) {
+      if (dot != std::string_view::npos) return std::nullopt;
+      out[i] = s;
+    } else {
+      if (dot == std::string_view::npos) return std::nullopt;
+      out[i] = s.substr(0, dot);
+      s.remove_prefix(dot + 1);
+    }
+  }
+  return out;
 }
 }  // namespace
 
-std::string op_name(const Op& op) {
-  return std::string(name(op.form)) + "." + std::string(direction_name(op.direction)) + "." +
-         std::string(dtype_name(op.format));
+std::string_view direction_name(Direction d) {
+  return d == Direction::forward ? "forward" : "backward";
 }
-
-std::optional<Op> parse_op(std::string_view s) {
-  for (const Op& op : all_ops())
-    if (s == op_name(op)) return op;
+std::optional<Direction> parse_direction(std::string_view s) {
+  if (s == "forward") return Direction::forward;
+  if (s == "backward") return Direction::backward;
   return std::nullopt;
 }
 
+std::optional<Function> parse_function(std::string_view s) {
+  const auto parts = split_dots<2>(s);
+  if (!parts) return std::nullopt;
+  const auto form = parse_form((*parts)[0]);
+  const auto q = parse_quantity((*parts)[1]);
+  if (!form || !q) return std::nullopt;
+  return Function{*form, *q};
+}
+
+std::string op_name(const Op& op) {
+  std::string s(name(op.form));
+  s += '.';
+  s += direction_name(op.direction);
+  s += '.';
+  s += dtype_name(op.format);
+  return s;
+}
+
+std::optional<Op> parse_op(std::string_view s) {
+  const auto parts = split_dots<3>(s);
+  if (!parts) return std::nullopt;
+  const auto form = parse_form((*parts)[0]);
+  const auto dir = parse_direction((*parts)[1]);
+  // Only the ABI's short dtype names: an op name is a wire token, spelled one way.
+  const auto fmt = parse_dtype((*parts)[2]);
+  if (!form || !dir || !fmt || dtype_name(*fmt) != (*parts)[2]) return std::nullopt;
+  return Op{*form, *dir, *fmt};
+}
+
 std::string abi_symbol(const Op& op) {
-  return "gelu_" + std::string(name(op.form)) +
-         (op.direction == Direction::backward ? "_backward_" : "_") +
-         std::string(dtype_name(op.format));
+  std::string s = "gelu_";
+  s += name(op.form);
+  if (op.direction == Direction::backward) s += "_backward";
+  s += '_';
+  s += dtype_name(op.format);
+  return s;
 }
 
 const std::vector<Op>& all_ops() {
   static const std::vector<Op> ops = [] {
     std::vector<Op> v;
-    for (Form f : {Form::tanh, Form::erf})
+    for (Form form : {Form::tanh, Form::erf})
       for (Direction d : {Direction::forward, Direction::backward})
-        for (Format fmt : all_formats) v.push_back({f, d, fmt});
+        for (Format f : all_formats) v.push_back({form, d, f});
     return v;
   }();
   return ops;
@@ -81,9 +122,9 @@ std::string_view kind_name(Status::Kind k) {
     case Status::Kind::ok: return "ok";
     case Status::Kind::unavailable: return "unavailable";
     case Status::Kind::crashed: return "crashed";
-    case Status::Kind::timed_out: return "timed out";
-    case Status::Kind::protocol_error: return "protocol error";
-    case Status::Kind::wrote_input: return "wrote into its input";
+    case Status::Kind::timed_out: return "timed_out";
+    case Status::Kind::protocol_error: return "protocol_error";
+    case Status::Kind::wrote_input: return "wrote_input";
     case Status::Kind::failed: return "failed";
   }
   return "?";

@@ -1,12 +1,61 @@
-// Values of a format to and from their storage (subject.hpp), through the one home of the
-// encodings, gelucheck::to_bits / from_bits (common.hpp): binary64 as double, binary32 as float,
-// binary16 and bfloat16 as 16-bit patterns, all exact.
+// Elements in their format's storage (subject.hpp): binary64 as double, binary32 as float,
+// binary16 and bfloat16 as uint16_t bit patterns — through the one home of the encodings,
+// gelucheck::to_bits / from_bits (common.hpp), exact both ways.
 #include <cstring>
 #include <stdexcept>
 
 #include "gelucheck/subject.hpp"
 
 namespace gelucheck::subject {
+namespace {
+
+// The low element_size(f) bytes of an encoding, in this machine's (little-endian) order, as the
+// ABI and the protocol carry them.
+void put(Format f, std::uint64_t b, unsigned char* p) {
+  switch (element_size(f)) {
+    case 8: std::memcpy(p, &b, 8); return;
+    case 4: {
+      const auto u = static_cast<std::uint32_t>(b);
+      std::memcpy(p, &u, 4);
+      return;
+    }
+    default: {
+      const auto u = static_cast<std::uint16_t>(b);
+      std::memcpy(p, &u, 2);
+    }
+  }
+}
+
+std::uint64_t get(Format f, const unsigned char* p) {
+  switch (element_size(f)) {
+    case 8: {
+      std::uint64_t u;
+      std::memcpy(&u, p, 8);
+      return u;
+    }
+    case 4: {
+      std::uint32_t u;
+      std::memcpy(&u, p, 4);
+      return u;
+    }
+    default: {
+      std::uint16_t u;
+      std::memcpy(&u, p, 2);
+      return u;
+    }
+  }
+}
+
+}  // namespace
+
+double load(Format f, const void* data, std::size_t i) {
+  return from_bits(get(f, static_cast<const unsigned char*>(data) + i * element_size(f)), f);
+}
+
+void store(Format f, double v, void* data, std::size_t i) {
+  // round_to_format leaves a NaN as it is (payload included) and rounds anything else once.
+  put(f, *to_bits(round_to_format(v, f), f), static_cast<unsigned char*>(data) + i * element_size(f));
+}
 
 std::vector<unsigned char> encode(Format fmt, std::span<const double> values) {
   const std::size_t w = element_size(fmt);
@@ -15,38 +64,14 @@ std::vector<unsigned char> encode(Format fmt, std::span<const double> values) {
     const std::optional<std::uint64_t> b = to_bits(values[i], fmt);
     if (!b)
       throw std::invalid_argument(hexfloat(values[i]) + " is not a value of " + std::string(name(fmt)));
-    // The low w bytes, little-endian as the ABI and the protocol carry them on this machine.
-    const std::uint64_t v = *b;
-    if (w == 8) std::memcpy(out.data() + 8 * i, &v, 8);
-    else if (w == 4) {
-      const auto u = static_cast<std::uint32_t>(v);
-      std::memcpy(out.data() + 4 * i, &u, 4);
-    } else {
-      const auto u = static_cast<std::uint16_t>(v);
-      std::memcpy(out.data() + 2 * i, &u, 2);
-    }
+    put(fmt, *b, out.data() + i * w);
   }
   return out;
 }
 
 std::vector<double> decode(Format fmt, const void* storage, std::size_t n) {
-  const std::size_t w = element_size(fmt);
   std::vector<double> out(n);
-  const auto* p = static_cast<const unsigned char*>(storage);
-  for (std::size_t i = 0; i < n; ++i) {
-    std::uint64_t v = 0;
-    if (w == 8) std::memcpy(&v, p + 8 * i, 8);
-    else if (w == 4) {
-      std::uint32_t u;
-      std::memcpy(&u, p + 4 * i, 4);
-      v = u;
-    } else {
-      std::uint16_t u;
-      std::memcpy(&u, p + 2 * i, 2);
-      v = u;
-    }
-    out[i] = from_bits(v, fmt);
-  }
+  for (std::size_t i = 0; i < n; ++i) out[i] = load(fmt, storage, i);
   return out;
 }
 

@@ -33,7 +33,8 @@ struct Spec {
 };
 
 // Runs a child to completion with stdin from /dev/null and stdout+stderr appended to `log`
-// (empty: /dev/null); kills it (whole group) when `timeout` passes.
+// (empty: /dev/null); kills it (whole group) when `timeout` passes (Kind::timed_out). Whatever
+// the child left running in its group is killed when it ends.
 Exit run(const Spec& spec, const std::string& log,
          std::optional<std::chrono::milliseconds> timeout = std::nullopt);
 
@@ -41,7 +42,8 @@ Exit run(const Spec& spec, const std::string& log,
 // inherited when stderr_log is empty). Reads and writes take a deadline; nothing blocks forever.
 class Child {
  public:
-  // Starts the child. On failure to start, alive() is false and exit() says why.
+  // Starts the child. On failure to start, alive() is false, and error() and poll() say why
+  // (Exit::Kind::not_started).
   Child(const Spec& spec, const std::string& stderr_log = "");
   ~Child();  // kills the group (SIGKILL) if still running, and reaps it
   Child(const Child&) = delete;
@@ -52,7 +54,9 @@ class Child {
 
   // Write all of `n` bytes / read exactly `n` bytes / read one line (without the '\n', at most
   // max_line bytes), each before `deadline`. False on EOF, error, a too-long line or the deadline;
-  // then error() says which ("timed out", "end of stream", "line too long", strerror).
+  // then error() says which ("timed out", "end of stream", "line too long", strerror). A missed
+  // deadline does not kill the child: the caller decides (kill(), or finish() for a last word).
+  // A write to a child that has closed its stdin fails with "end of stream" (no SIGPIPE).
   bool write_all(const void* data, std::size_t n, std::chrono::steady_clock::time_point deadline);
   bool read_exact(void* data, std::size_t n, std::chrono::steady_clock::time_point deadline);
   bool read_line(std::string& line, std::chrono::steady_clock::time_point deadline,
@@ -60,7 +64,9 @@ class Child {
   const std::string& error() const;
   bool timed_out() const;  // the last failed operation hit its deadline
 
-  // Closes our end of its stdin, waits up to `grace` for it to exit, then kills the group.
+  // Closes our end of its stdin, waits up to `grace` for it to exit, then kills the group
+  // (Kind::timed_out when it had to be killed). Whatever else still runs in its group is killed
+  // when it ends, however it ends.
   Exit finish(std::chrono::milliseconds grace = std::chrono::milliseconds(2000));
   // Kills the group now and reaps the child.
   Exit kill();

@@ -55,6 +55,8 @@ inline constexpr Function all_functions[] = {{Form::tanh, Quantity::value},
 // dx = dy · f'(x), GeluForm.hasVJP) of one form in one format. The derivative is the backward
 // with dy = 1. ABI symbol: gelu_<form>_<dt> / gelu_<form>_backward_<dt>.
 enum class Direction { forward, backward };
+std::string_view direction_name(Direction d);  // "forward", "backward"
+std::optional<Direction> parse_direction(std::string_view s);
 struct Op {
   Form form;
   Direction direction;
@@ -67,9 +69,14 @@ std::string abi_symbol(const Op& op);     // "gelu_tanh_f64", "gelu_erf_backward
 // Every op, in a fixed order (form, direction, format as in all_formats).
 const std::vector<Op>& all_ops();
 
-// Storage: values of the format (exactly) to and from n elements of its storage, by
-// gelucheck::to_bits / from_bits (common.hpp). Encoding a double that is not a value of the
-// format is a caller's error (std::invalid_argument).
+// One element of a call's memory (the storage rule at the top of this file) as the double holding
+// its value, and back. store() rounds v to the format first (round_to_format: nearest, ties to
+// even), so it takes any double. The encodings are gelucheck::to_bits / from_bits (common.hpp),
+// their one home: a NaN keeps its sign and the leading bits of its payload.
+double load(Format f, const void* data, std::size_t i);
+void store(Format f, double v, void* data, std::size_t i);
+// n elements at once, exactly: encoding a double that is not a value of the format is a caller's
+// error (std::invalid_argument), not a rounding.
 std::vector<unsigned char> encode(Format fmt, std::span<const double> values);
 std::vector<double> decode(Format fmt, const void* storage, std::size_t n);
 
@@ -166,6 +173,9 @@ struct SpecError : std::runtime_error {
 
 struct OpenOptions {
   double call_timeout_seconds = 60;  // per call of an out-of-process subject; then it is killed
+  // From the start of an out-of-process subject to its handshake (an interpreter importing a
+  // framework can take seconds on a loaded machine); then it is killed.
+  double handshake_timeout_seconds = 60;
 };
 
 // Opens a subject from its spec (docs/subjects.md):
