@@ -178,5 +178,9 @@ struct OpenOptions {
 //   npy:DIR                          arrays saved from any framework
 std::unique_ptr<Subject> open(std::string_view spec, const OpenOptions& opt = {});
 std::vector<std::string> broken_names();
+// The specs of the broken variants every check must catch ("broken:NAME" for each fixed variant
+// of broken_names(); the parameterised ones are the tests' own). The property suite's bite test
+// runs the suite against each.
+std::vector<std::string> must_fail_specs();
 
 }  // namespace gelucheck::subject
