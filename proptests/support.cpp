@@ -4,7 +4,7 @@
 // The hard points (gelucheck/facts.hpp, their one home) were computed with mpmath 1.3 at 60 digits:
 //   python3 proptests/tools/hard_points.py
 // (stable forms x/(1+e^(-2u)) and x·erfc(-x/√2)/2, findroot on log|f(x)| = log 2^-1075 for the
-// underflow points and on f'(x) = 0 for the argmins; the gap points are DESIGN.md's, converted).
+// underflow points and on f'(x) = 0 for the argmins; the gap points are the 40-digit table of facts.hpp, converted).
 #include "support.hpp"
 
 #include <fmt/format.h>

@@ -30,6 +30,12 @@
 #include "gelucheck/reference.hpp"
 #include "gelucheck/subject.hpp"
 
+// How RapidCheck prints the ops and functions it drew, in counterexamples (found by ADL).
+namespace gelucheck::subject {
+inline std::ostream& operator<<(std::ostream& os, const Op& op) { return os << op_name(op); }
+inline std::ostream& operator<<(std::ostream& os, const Function& f) { return os << function_name(f); }
+}  // namespace gelucheck::subject
+
 namespace gelucheck::prop {
 
 using subject::Direction;
@@ -152,7 +158,7 @@ double add_up(double a, double b);
 double mul_up(double a, double b);
 double div_up(double a, double b);
 
-// ulp(y) of DESIGN.md §2 for a real y given as a double (y = 0 gives the least subnormal).
+// ulp(y) of gelucheck/measure.hpp for a real y given as a double (y = 0 gives the least subnormal).
 double ulp_of(double y, Format fmt);
 // How far the exact value y may lie from a result r that meets claim c in fmt: |r - y| <= slack.
 // +inf when the claim bounds nothing (none), or too loosely for r to bound y (an ulp claim of
