@@ -22,6 +22,9 @@ std::vector<Definition>& definitions() {
 // Set while RapidCheck runs a property body: fail() must then raise RapidCheck's failure (which
 // shrinks), elsewhere a GoogleTest failure.
 thread_local bool t_in_property = false;
+// Harness calls of the current test (each is at least one call of the subject, a round trip for
+// one out of process): recorded as "harness_calls", the cost of a property on a slow subject.
+std::uint64_t t_calls = 0;
 struct InProperty {
   InProperty() { t_in_property = true; }
   ~InProperty() { t_in_property = false; }
@@ -44,12 +47,15 @@ class PropertyTest : public ::testing::Test {
     RecordProperty("subject", session().subject->spec());
     if (d_.per_format) RecordProperty("format", std::string(subject::dtype_name(fmt_)));
     RecordProperty("seed", std::to_string(seed()));
+    t_calls = 0;
     try {
       d_.body(fmt_);
+      if (t_calls > 0) RecordProperty("harness_calls", std::to_string(t_calls));
     } catch (const Skipped& s) {
       RecordProperty("skip_reason", s.why);
       GTEST_SKIP() << s.why;
     } catch (const Failed& f) {
+      if (t_calls > 0) RecordProperty("harness_calls", std::to_string(t_calls));
       ADD_FAILURE() << f.what;
     }
   }
@@ -237,12 +243,14 @@ std::vector<double> complete(const subject::Evaluation& ev, const subject::Op& o
 }  // namespace
 
 std::vector<double> run_forward(Form f, Format fmt, std::span<const double> xs, std::size_t stride) {
+  ++t_calls;
   const subject::Evaluation ev = subject::forward(*session().subject, f, fmt, xs, options(stride));
   return complete(ev, {f, Direction::forward, fmt}, xs.size(), stride);
 }
 
 std::vector<double> run_backward(Form f, Format fmt, std::span<const double> xs,
                                  std::span<const double> dys, std::size_t stride) {
+  ++t_calls;
   const subject::Evaluation ev =
       subject::backward(*session().subject, f, fmt, xs, dys, options(stride));
   return complete(ev, {f, Direction::backward, fmt}, xs.size(), stride);

@@ -61,8 +61,8 @@ Session& session();
 // ---------------------------------------------------------------------------------------------
 // Test registration: GoogleTest suite = Lean theorem (or card / identity / ... group); a property
 // defined `per_format` becomes one test per format, named NAME_f64, NAME_f32, NAME_bf16, NAME_f16.
-// Every test records "lean", "subject", "format", "seed" (and "cases", "claim", on failure
-// "counterexample", when skipped "skip_reason") in GoogleTest's JSON.
+// Every test records "lean", "subject", "format", "seed" (and "cases", "claim", "not_run",
+// "harness_calls", on failure "counterexample", when skipped "skip_reason") in GoogleTest's JSON.
 
 using Body = void (*)(Format fmt);
 struct Definition {
