@@ -1,24 +1,26 @@
-// mutation_suite_bites — issue 4, point 8: the property suite must catch every deliberately broken
-// variant and pass the real implementation. For each subject that gelucheck_proptests registers
-// (`--list-subjects`), run the suite against it in a child process with a small, fixed case count
-// and no shrinking, read GoogleTest's JSON, and require: "fail" subjects — exit status 1 and at
-// least one failed property; "pass" subjects — exit status 0 and none. The tests that check only
-// the reference (names reference_*, and the course grid) do not depend on the subject and are
-// filtered out of these runs. The table "variant -> properties that caught it" is printed and
-// recorded in the JSON output (property caught_by).
+// proptests_bite — the property suite must catch every deliberately broken subject and pass the
+// correct ones. For each spec of subject::must_fail_specs() (broken:NAME, each the accurate
+// library with one realistic mistake and the library's claims), and for `naive` claiming what
+// `accurate` claims (@f64=faithful, @f32=cr), run gelucheck_proptests against it in a child
+// process with a small, fixed case count and no shrinking, read GoogleTest's JSON, and require
+// exit status 1 and at least one failed property. The controls `accurate` and `reference` run
+// the same way and must exit 0 with no failure. The tests that check only the reference
+// (reference_*, the course grid) do not depend on the subject and are filtered out of these
+// runs. The table "subject -> properties that caught it" is printed and recorded in the JSON
+// output (property caught_by_<subject>).
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
+#include <sys/wait.h>
+#include <unistd.h>
 
-#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
-#include <sstream>
 #include <string>
-#include <sys/wait.h>
-#include <unistd.h>
 #include <vector>
+
+#include "gelucheck/subject.hpp"
 
 #ifndef GELUCHECK_PROPTESTS_EXE
 #error "GELUCHECK_PROPTESTS_EXE must name the gelucheck_proptests executable"
@@ -35,53 +37,49 @@ std::string bite_params() {
   return e && *e ? e : "seed=20240607 max_success=25 noshrink=1";
 }
 
-std::string capture(const std::string& cmd) {
-  std::string out;
-  FILE* p = popen(cmd.c_str(), "r");
-  if (!p) return out;
-  char buf[512];
-  while (std::fgets(buf, sizeof buf, p)) out += buf;
-  pclose(p);
-  return out;
-}
-
-struct Subject {
-  std::string name;
+struct BiteRun {
+  std::string label;                // for the table
+  std::vector<std::string> args;    // --subject SPEC [--claim ITEM]...
   bool must_fail;
 };
-std::vector<Subject> subjects() {
-  std::vector<Subject> v;
-  std::istringstream in(capture("'" + exe() + "' --list-subjects"));
-  std::string line;
-  while (std::getline(in, line)) {
-    const auto tab = line.find('\t');
-    if (tab == std::string::npos) continue;
-    v.push_back({line.substr(0, tab), line.substr(tab + 1) == "fail"});
-  }
+
+std::vector<BiteRun> runs() {
+  std::vector<BiteRun> v;
+  v.push_back({"accurate", {"--subject", "accurate"}, false});
+  v.push_back({"reference", {"--subject", "reference"}, false});
+  for (const std::string& spec : gelucheck::subject::must_fail_specs())
+    v.push_back({spec, {"--subject", spec}, true});
+  v.push_back({"naive (claiming accurate's claims)",
+               {"--subject", "naive", "--claim", "@f64=faithful", "--claim", "@f32=cr"}, true});
   return v;
 }
 
 struct Outcome {
-  int status = -1;       // exit status, or -1 when killed by a signal
+  std::string why;  // how the child ended
+  int status = -1;  // exit status, or -1
   std::vector<std::string> failed;
   int ran = 0;
   std::string log;
 };
 
-Outcome run(const Subject& s) {
-  const auto dir = std::filesystem::temp_directory_path() /
-                   ("gelucheck_bite_" + std::to_string(::getpid()));
-  std::filesystem::create_directories(dir);
-  const auto json = dir / (s.name + ".json");
-  const auto log = dir / (s.name + ".log");
-  std::filesystem::remove(json);
-  const std::string cmd = "GELUCHECK_IMPL='" + s.name + "' RC_PARAMS='" + bite_params() + "' '" +
-                          exe() + "' '--gtest_filter=-*.reference_*:*.course_atol_*'" +
-                          " --gtest_output=json:'" + json.string() + "' > '" + log.string() +
-                          "' 2>&1";
+// A word for sh, in single quotes.
+std::string quote(const std::string& s) {
+  std::string q = "'";
+  for (char c : s) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return q + "'";
+}
+
+Outcome run(const BiteRun& r, const std::filesystem::path& dir, int k) {
+  const auto json = dir / ("run" + std::to_string(k) + ".json");
+  const auto log = dir / ("run" + std::to_string(k) + ".log");
+  std::string cmd = "RC_PARAMS=" + quote(bite_params()) + " " + quote(exe());
+  for (const std::string& a : r.args) cmd += " " + quote(a);
+  cmd += " " + quote("--gtest_filter=-*.reference_*:*.course_atol_*") + " " +
+         quote("--gtest_output=json:" + json.string()) + " > " + quote(log.string()) + " 2>&1";
   const int rc = std::system(cmd.c_str());
   Outcome o;
-  o.status = WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
+  o.status = rc != -1 && WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
+  o.why = o.status >= 0 ? "exit " + std::to_string(o.status) : "killed or not started";
   std::ifstream lf(log);
   o.log.assign(std::istreambuf_iterator<char>(lf), {});
   std::ifstream jf(json);
@@ -96,32 +94,36 @@ Outcome run(const Subject& s) {
             o.failed.push_back(suite.value("name", "?") + "." + t.value("name", "?"));
         }
   }
-  std::filesystem::remove_all(dir);
   return o;
 }
 
-TEST(mutation_suite_bites, every_variant_caught_real_one_passes) {
+TEST(mutation_suite_bites, every_variant_caught_correct_ones_pass) {
   ::testing::Test::RecordProperty("lean", "none");
-  const auto list = subjects();
-  ASSERT_FALSE(list.empty()) << "no subjects listed by " << exe() << " --list-subjects";
-  std::cout << "variant | expected | exit | properties run | caught by\n";
-  for (const auto& s : list) {
-    const Outcome o = run(s);
+  namespace fs = std::filesystem;
+  std::string dir_template = (fs::temp_directory_path() / "gelucheck-bite-XXXXXX").string();
+  ASSERT_NE(mkdtemp(dir_template.data()), nullptr) << "cannot make a scratch directory";
+  const fs::path dir = dir_template;
+  std::cout << "subject | expected | exit | properties run | caught by\n";
+  int k = 0;
+  for (const BiteRun& r : runs()) {
+    const Outcome o = run(r, dir, k++);
     std::string caught;
     for (const auto& f : o.failed) caught += (caught.empty() ? "" : ", ") + f;
-    std::cout << s.name << " | " << (s.must_fail ? "fail" : "pass") << " | " << o.status << " | "
+    std::cout << r.label << " | " << (r.must_fail ? "fail" : "pass") << " | " << o.why << " | "
               << o.ran << " | " << (caught.empty() ? "-" : caught) << std::endl;
-    ::testing::Test::RecordProperty("caught_by_" + s.name, caught.empty() ? "-" : caught);
-    EXPECT_GT(o.ran, 0) << s.name << ": no property ran; log:\n" << o.log;
-    if (s.must_fail) {
-      EXPECT_EQ(o.status, 1) << s.name << " (broken on purpose): expected exit 1 (properties "
-                             << "failed), got " << o.status << "; log:\n" << o.log.substr(0, 4000);
-      EXPECT_FALSE(o.failed.empty()) << s.name << " was not caught by any property";
+    ::testing::Test::RecordProperty("caught_by_" + r.label, caught.empty() ? "-" : caught);
+    EXPECT_GT(o.ran, 0) << r.label << ": no property ran; log:\n" << o.log.substr(0, 4000);
+    if (r.must_fail) {
+      EXPECT_EQ(o.status, 1) << r.label << " (broken on purpose): expected exit 1 (properties "
+                             << "failed), got " << o.why << "; log:\n" << o.log.substr(0, 4000);
+      EXPECT_FALSE(o.failed.empty()) << r.label << " was not caught by any property";
     } else {
-      EXPECT_EQ(o.status, 0) << s.name << " must pass; log:\n" << o.log.substr(0, 8000);
-      EXPECT_TRUE(o.failed.empty()) << s.name << " failed: " << caught;
+      EXPECT_EQ(o.status, 0) << r.label << " must pass; log:\n" << o.log.substr(0, 8000);
+      EXPECT_TRUE(o.failed.empty()) << r.label << " failed: " << caught;
     }
   }
+  std::error_code ec;
+  fs::remove_all(dir, ec);
 }
 
 }  // namespace

@@ -1,9 +1,10 @@
-// proptests/support.cpp — generators, recording, and the reference-side helpers of support.hpp.
+// proptests/support.cpp — generators, tolerances from a claim, and the reference-side helpers of
+// support.hpp. (The session, the registry and evaluation through the harness: suite.cpp.)
 //
 // The hard points (gelucheck/facts.hpp, their one home) were computed with mpmath 1.3 at 60 digits:
 //   python3 proptests/tools/hard_points.py
 // (stable forms x/(1+e^(-2u)) and x·erfc(-x/√2)/2, findroot on log|f(x)| = log 2^-1075 for the
-// underflow points and on f'(x) = 0 for the argmins; the gap points are DESIGN.md's, converted).
+// underflow points and on f'(x) = 0 for the argmins; the gap points are the 40-digit table of facts.hpp, converted).
 #include "support.hpp"
 
 #include <fmt/format.h>
@@ -11,21 +12,14 @@
 #include <bit>
 #include <cmath>
 #include <limits>
-#include <sstream>
 
 namespace gelucheck::prop {
 
 std::string hex(double x) { return hexfloat(x); }
-std::string hex(float x) { return hexfloat(static_cast<double>(x)) + "f"; }
 
-std::ostream& operator<<(std::ostream& os, const X64& x) {
-  return os << hex(x.v) << " (" << decimal_roundtrip(x.v, Format::binary64) << ") [" << x.origin
-            << "]";
-}
-std::ostream& operator<<(std::ostream& os, const X32& x) {
-  const double d = static_cast<double>(x.v);
-  return os << hex(x.v) << " (" << decimal_roundtrip(d, Format::binary32) << ") [" << x.origin
-            << "]";
+std::ostream& operator<<(std::ostream& os, const Input& x) {
+  return os << hex(x.v) << " (" << decimal_roundtrip(x.v, x.fmt) << ", "
+            << subject::dtype_name(x.fmt) << ") [" << x.origin << "]";
 }
 
 namespace {
@@ -33,13 +27,16 @@ namespace {
 using dlim = std::numeric_limits<double>;
 using flim = std::numeric_limits<float>;
 
-struct Hard64 {
+// ---------------------------------------------------------------------------------------------
+// binary64
+
+struct Hard {
   double x;
   const char* origin;
 };
-const std::vector<Hard64>& hard64() {
-  static const std::vector<Hard64> v = [] {
-    std::vector<Hard64> h;  // the shared set (facts.hpp), then this suite's extras
+const std::vector<Hard>& hard64() {
+  static const std::vector<Hard> v = [] {
+    std::vector<Hard> h;  // the shared set (facts.hpp), then this suite's extras
     for (const facts::Point& p : facts::hard_points) h.push_back({p.x, p.what});
     h.insert(h.end(), {
       {-7.2, "naive tanh flushes"},
@@ -59,8 +56,8 @@ const std::vector<Hard64>& hard64() {
   }();
   return v;
 }
-const std::vector<Hard64>& specials64() {
-  static const std::vector<Hard64> v = {
+const std::vector<Hard>& specials64() {
+  static const std::vector<Hard> v = {
       {0.0, "+0"}, {-0.0, "-0"}, {dlim::infinity(), "+inf"}, {-dlim::infinity(), "-inf"},
       {dlim::quiet_NaN(), "nan"}, {-dlim::quiet_NaN(), "-nan"},
       {dlim::denorm_min(), "least subnormal"}, {-dlim::denorm_min(), "least subnormal"},
@@ -105,59 +102,68 @@ rc::Gen<U> any_bits() {
   return rc::gen::resize(100, rc::gen::arbitrary<U>());
 }
 
-}  // namespace
+Input in64(double v, const char* origin) { return {v, Format::binary64, origin}; }
 
-rc::Gen<X64> gen_x64() {
+rc::Gen<Input> gen64() {
   using namespace rc;
   auto bits = gen::map(any_bits<std::uint64_t>(),
-                       [](std::uint64_t b) { return X64{std::bit_cast<double>(b), "bits"}; });
+                       [](std::uint64_t b) { return in64(std::bit_cast<double>(b), "bits"); });
   auto binade = gen::map(
-      gen::tuple(gen::arbitrary<bool>(), gen::inRange(-1074, 1024),
-                 any_bits<std::uint64_t>()),
+      gen::tuple(gen::arbitrary<bool>(), gen::inRange(-1074, 1024), any_bits<std::uint64_t>()),
       [](const std::tuple<bool, int, std::uint64_t>& t) {
-        return X64{from_parts(std::get<0>(t), std::get<1>(t), std::get<2>(t)), "binade"};
+        return in64(from_parts(std::get<0>(t), std::get<1>(t), std::get<2>(t)), "binade");
       });
   auto moderate = gen::map(
       gen::tuple(gen::arbitrary<bool>(), gen::inRange(-6, 6), any_bits<std::uint64_t>()),
       [](const std::tuple<bool, int, std::uint64_t>& t) {
-        return X64{from_parts(std::get<0>(t), std::get<1>(t), std::get<2>(t)), "|x| in [2^-6,2^6)"};
+        return in64(from_parts(std::get<0>(t), std::get<1>(t), std::get<2>(t)), "|x| in [2^-6,2^6)");
       });
   auto tail = gen::map(any_bits<std::uint64_t>(),
-                       [](std::uint64_t m) { return X64{tail_point(m), "tail [-45,-5]"}; });
+                       [](std::uint64_t m) { return in64(tail_point(m), "tail [-45,-5]"); });
   auto near_hard = gen::map(
       gen::tuple(gen::elementOf(hard64()), gen::inRange(-64, 65),
-                 gen::weightedElement<int>({{3, 0}, {1, 1}})  ,
-                 gen::inRange(-1000, 1001)),
-      [](const std::tuple<Hard64, int, int, int>& t) {
+                 gen::weightedElement<int>({{3, 0}, {1, 1}}), gen::inRange(-1000, 1001)),
+      [](const std::tuple<Hard, int, int, int>& t) {
         const auto& [h, ulps, use_rel, rel] = t;
-        return X64{perturb(h.x, use_rel ? 0 : ulps, use_rel ? rel : 0), h.origin};
+        return in64(perturb(h.x, use_rel ? 0 : ulps, use_rel ? rel : 0), h.origin);
       });
   auto special = gen::map(gen::elementOf(specials64()),
-                          [](const Hard64& h) { return X64{h.x, h.origin}; });
+                          [](const Hard& h) { return in64(h.x, h.origin); });
   auto subnormal = gen::map(
       gen::tuple(gen::arbitrary<bool>(), gen::inRange<std::uint64_t>(1, std::uint64_t{1} << 52)),
       [](const std::tuple<bool, std::uint64_t>& t) {
         const double v = std::bit_cast<double>(std::get<1>(t));
-        return X64{std::get<0>(t) ? -v : v, "subnormal"};
+        return in64(std::get<0>(t) ? -v : v, "subnormal");
       });
-  return gen::weightedOneOf<X64>({{10, bits},
-                                  {20, binade},
-                                  {25, moderate},
-                                  {15, tail},
-                                  {20, near_hard},
-                                  {5, special},
-                                  {5, subnormal}});
+  return gen::weightedOneOf<Input>({{10, bits},
+                                    {20, binade},
+                                    {25, moderate},
+                                    {15, tail},
+                                    {20, near_hard},
+                                    {5, special},
+                                    {5, subnormal}});
 }
 
-rc::Gen<X64> gen_x64_finite() {
-  return rc::gen::suchThat(gen_x64(), [](const X64& x) { return std::isfinite(x.v); });
+double draw64(std::mt19937_64& rng) {
+  const std::uint64_t a = rng(), b = rng();
+  switch (a % 8) {
+    case 0: return std::bit_cast<double>(b);
+    case 1: return from_parts(b & 1, static_cast<int>((b >> 1) % 2098) - 1074, rng());
+    case 2:
+    case 3: return from_parts(b & 1, static_cast<int>((b >> 1) % 12) - 6, rng());
+    case 4: return tail_point(b);
+    case 5: {
+      const auto& h = hard64()[b % hard64().size()];
+      return perturb(h.x, static_cast<int>((b >> 32) % 129) - 64, 0);
+    }
+    case 6: return specials64()[b % specials64().size()].x;
+    default: return from_parts(b & 1, static_cast<int>((b >> 1) % 16) - 8, rng());
+  }
 }
 
-rc::Gen<X64> gen_x64_in(double lo, double hi) {
-  return rc::gen::suchThat(gen_x64(), [lo, hi](const X64& x) { return x.v >= lo && x.v <= hi; });
-}
+// ---------------------------------------------------------------------------------------------
+// binary32
 
-namespace {
 struct Hard32 {
   float x;
   const char* origin;
@@ -199,24 +205,24 @@ float from_parts32(bool neg, int exponent, std::uint32_t mantissa) {
   }
   return neg ? -v : v;
 }
-}  // namespace
+Input in32(float v, const char* origin) { return {static_cast<double>(v), Format::binary32, origin}; }
 
-rc::Gen<X32> gen_x32() {
+rc::Gen<Input> gen32() {
   using namespace rc;
   auto bits = gen::map(any_bits<std::uint32_t>(),
-                       [](std::uint32_t b) { return X32{std::bit_cast<float>(b), "bits"}; });
+                       [](std::uint32_t b) { return in32(std::bit_cast<float>(b), "bits"); });
   auto binade = gen::map(
       gen::tuple(gen::arbitrary<bool>(), gen::inRange(-149, 128), any_bits<std::uint32_t>()),
       [](const std::tuple<bool, int, std::uint32_t>& t) {
-        return X32{from_parts32(std::get<0>(t), std::get<1>(t), std::get<2>(t)), "binade"};
+        return in32(from_parts32(std::get<0>(t), std::get<1>(t), std::get<2>(t)), "binade");
       });
   auto moderate = gen::map(
       gen::tuple(gen::arbitrary<bool>(), gen::inRange(-6, 6), any_bits<std::uint32_t>()),
       [](const std::tuple<bool, int, std::uint32_t>& t) {
-        return X32{from_parts32(std::get<0>(t), std::get<1>(t), std::get<2>(t)), "|x| in [2^-6,2^6)"};
+        return in32(from_parts32(std::get<0>(t), std::get<1>(t), std::get<2>(t)), "|x| in [2^-6,2^6)");
       });
   auto tail = gen::map(any_bits<std::uint32_t>(), [](std::uint32_t m) {
-    return X32{-3.0f - 15.0f * static_cast<float>(m >> 8) * 0x1p-24f, "tail [-18,-3]"};
+    return in32(-3.0f - 15.0f * static_cast<float>(m >> 8) * 0x1p-24f, "tail [-18,-3]");
   });
   auto near_hard = gen::map(
       gen::tuple(gen::elementOf(hard32()), gen::inRange(-64, 65)),
@@ -225,16 +231,94 @@ rc::Gen<X32> gen_x32() {
         const int k = std::get<1>(t);
         for (int i = 0; i < std::abs(k); ++i)
           y = std::nextafter(y, k > 0 ? flim::infinity() : -flim::infinity());
-        return X32{y, std::get<0>(t).origin};
+        return in32(y, std::get<0>(t).origin);
       });
   auto special = gen::map(gen::elementOf(specials32()),
-                          [](const Hard32& h) { return X32{h.x, h.origin}; });
-  return gen::weightedOneOf<X32>(
+                          [](const Hard32& h) { return in32(h.x, h.origin); });
+  return gen::weightedOneOf<Input>(
       {{10, bits}, {20, binade}, {30, moderate}, {15, tail}, {20, near_hard}, {5, special}});
 }
 
-rc::Gen<X32> gen_x32_finite() {
-  return rc::gen::suchThat(gen_x32(), [](const X32& x) { return std::isfinite(x.v); });
+float draw32(std::mt19937_64& rng) {
+  const std::uint64_t a = rng(), b = rng();
+  const auto m = static_cast<std::uint32_t>(rng());
+  switch (a % 8) {
+    case 0: return std::bit_cast<float>(static_cast<std::uint32_t>(b));
+    case 1: return from_parts32(b & 1, static_cast<int>((b >> 1) % 277) - 149, m);
+    case 2:
+    case 3: return from_parts32(b & 1, static_cast<int>((b >> 1) % 12) - 6, m);
+    case 4: return -3.0f - 15.0f * static_cast<float>(b >> 40) * 0x1p-24f;
+    case 5: return hard32()[b % hard32().size()].x;
+    case 6: return specials32()[b % specials32().size()].x;
+    default: return from_parts32(b & 1, static_cast<int>((b >> 1) % 16) - 8, m);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// bfloat16 and binary16: 65,536 patterns each, so a uniform draw of the pattern already reaches
+// every binade; the rest of the weight goes to where the functions are hard (the binary64 hard
+// points and tail rounded to the format) and to the specials.
+
+Input in16(Format fmt, std::uint16_t bits, const char* origin) {
+  return {subject::from_bits16(fmt, bits), fmt, origin};
+}
+// The value k steps of fmt away from v (toward +inf for k > 0); ±inf stay where they are.
+double step16(Format fmt, double v, int k) {
+  if (std::isnan(v)) return v;
+  double y = v;
+  for (int i = 0; i < std::abs(k); ++i) y = next_in(fmt, y, k > 0 ? dlim::infinity() : -dlim::infinity());
+  return y;
+}
+
+rc::Gen<Input> gen16(Format fmt) {
+  using namespace rc;
+  auto bits = gen::map(any_bits<std::uint16_t>(),
+                       [fmt](std::uint16_t b) { return in16(fmt, b, "bits"); });
+  auto rounded = gen::map(gen64(), [fmt](const Input& x) {
+    return Input{round_to_format(x.v, fmt), fmt, x.origin};
+  });
+  auto near_hard = gen::map(gen::tuple(gen::elementOf(hard64()), gen::inRange(-8, 9)),
+                            [fmt](const std::tuple<Hard, int>& t) {
+                              const double h = round_to_format(std::get<0>(t).x, fmt);
+                              return Input{step16(fmt, h, std::get<1>(t)), fmt, std::get<0>(t).origin};
+                            });
+  auto special = gen::map(gen::elementOf(specials64()), [fmt](const Hard& h) {
+    return Input{round_to_format(h.x, fmt), fmt, h.origin};
+  });
+  return gen::weightedOneOf<Input>({{40, bits}, {30, rounded}, {25, near_hard}, {5, special}});
+}
+
+double draw16(Format fmt, std::mt19937_64& rng) {
+  const std::uint64_t a = rng();
+  if (a % 2 == 0) return subject::from_bits16(fmt, static_cast<std::uint16_t>(a >> 16));
+  return round_to_format(draw64(rng), fmt);
+}
+
+}  // namespace
+
+rc::Gen<Input> gen_input(Format fmt) {
+  switch (fmt) {
+    case Format::binary64: return gen64();
+    case Format::binary32: return gen32();
+    default: return gen16(fmt);
+  }
+}
+
+rc::Gen<Input> gen_finite(Format fmt) {
+  return rc::gen::suchThat(gen_input(fmt), [](const Input& x) { return std::isfinite(x.v); });
+}
+
+rc::Gen<Input> gen_in(Format fmt, double lo, double hi) {
+  return rc::gen::suchThat(gen_input(fmt), [lo, hi](const Input& x) { return x.v >= lo && x.v <= hi; });
+}
+
+double draw(Format fmt, std::mt19937_64& rng, bool finite_only) {
+  for (;;) {
+    const double v = fmt == Format::binary64   ? draw64(rng)
+                     : fmt == Format::binary32 ? static_cast<double>(draw32(rng))
+                                               : draw16(fmt, rng);
+    if (!finite_only || std::isfinite(v)) return v;
+  }
 }
 
 const char* region(double x) {
@@ -249,173 +333,28 @@ const char* region(double x) {
   if (x <= 10) return "(1, 10]";
   return "x > 10";
 }
-void tag(const X64& x) { RC_TAG(std::string(region(x.v)), std::string(x.origin)); }
-void tag(const X32& x) {
-  RC_TAG(std::string(region(static_cast<double>(x.v))), std::string(x.origin));
-}
+void tag(const Input& x) { RC_TAG(std::string(region(x.v)), std::string(x.origin)); }
 
-double draw64(std::mt19937_64& rng, bool finite_only) {
-  for (;;) {
-    const std::uint64_t a = rng(), b = rng();
-    double v;
-    switch (a % 8) {
-      case 0: v = std::bit_cast<double>(b); break;
-      case 1: v = from_parts(b & 1, static_cast<int>((b >> 1) % 2098) - 1074, rng()); break;
-      case 2:
-      case 3: v = from_parts(b & 1, static_cast<int>((b >> 1) % 12) - 6, rng()); break;
-      case 4: v = tail_point(b); break;
-      case 5: {
-        const auto& h = hard64()[b % hard64().size()];
-        v = perturb(h.x, static_cast<int>((b >> 32) % 129) - 64, 0);
-        break;
-      }
-      case 6: v = specials64()[b % specials64().size()].x; break;
-      default: v = from_parts(b & 1, static_cast<int>((b >> 1) % 16) - 8, rng()); break;
+double next_in(Format fmt, double x, double toward) {
+  if (std::isnan(x) || std::isnan(toward) || x == toward) return x;
+  switch (fmt) {
+    case Format::binary64: return std::nextafter(x, toward);
+    case Format::binary32:
+      return static_cast<double>(std::nextafter(static_cast<float>(x), static_cast<float>(toward)));
+    default: {
+      // Sign-magnitude patterns: away from zero is +1 on the magnitude, toward zero -1; from a
+      // zero toward the other sign, the least subnormal of that sign.
+      const std::uint16_t b = subject::to_bits16(fmt, x);
+      const bool up = toward > x;
+      if (x == 0) return subject::from_bits16(fmt, static_cast<std::uint16_t>(up ? 0x0001 : 0x8001));
+      const bool away = (x > 0) == up;
+      return subject::from_bits16(fmt, static_cast<std::uint16_t>(away ? b + 1 : b - 1));
     }
-    if (!finite_only || std::isfinite(v)) return v;
-  }
-}
-
-float draw32(std::mt19937_64& rng, bool finite_only) {
-  for (;;) {
-    const std::uint64_t a = rng(), b = rng();
-    float v;
-    switch (a % 8) {
-      case 0: v = std::bit_cast<float>(static_cast<std::uint32_t>(b)); break;
-      case 1: v = from_parts32(b & 1, static_cast<int>((b >> 1) % 277) - 149, static_cast<std::uint32_t>(rng())); break;
-      case 2:
-      case 3: v = from_parts32(b & 1, static_cast<int>((b >> 1) % 12) - 6, static_cast<std::uint32_t>(rng())); break;
-      case 4: v = -3.0f - 15.0f * static_cast<float>(b >> 40) * 0x1p-24f; break;
-      case 5: v = hard32()[b % hard32().size()].x; break;
-      case 6: v = specials32()[b % specials32().size()].x; break;
-      default: v = from_parts32(b & 1, static_cast<int>((b >> 1) % 16) - 8, static_cast<std::uint32_t>(rng())); break;
-    }
-    if (!finite_only || std::isfinite(v)) return v;
   }
 }
 
 // ---------------------------------------------------------------------------------------------
-// Layouts.
-
-Layout make_layout(std::vector<std::size_t> shape, std::vector<std::size_t> perm,
-                   std::vector<int> gap, std::vector<bool> negative, std::uint64_t seed) {
-  Layout l;
-  l.shape = std::move(shape);
-  l.perm = std::move(perm);
-  l.gap = std::move(gap);
-  l.negative = std::move(negative);
-  l.seed = seed;
-  const std::size_t r = l.shape.size();
-  l.strides.assign(r, 0);
-  std::ptrdiff_t acc = 1;
-  for (std::size_t k = r; k-- > 0;) {  // innermost (fastest) first
-    const std::size_t d = l.perm[k];
-    const std::ptrdiff_t s = acc * l.gap[d];
-    l.strides[d] = l.negative[d] ? -s : s;
-    acc = s * static_cast<std::ptrdiff_t>(std::max<std::size_t>(l.shape[d], 1));
-  }
-  std::ptrdiff_t lo = 0, hi = 0;
-  if (l.size() > 0)
-    for (std::size_t d = 0; d < r; ++d) {
-      const std::ptrdiff_t span = static_cast<std::ptrdiff_t>(l.shape[d] - 1) * l.strides[d];
-      (span < 0 ? lo : hi) += span;
-    }
-  l.offset = -lo;
-  l.buffer = static_cast<std::size_t>(hi - lo + 1);
-  return l;
-}
-
-std::ostream& operator<<(std::ostream& os, const Layout& l) {
-  auto list = [&](const auto& v) {
-    std::string s = "[";
-    for (std::size_t i = 0; i < v.size(); ++i) s += (i ? ", " : "") + std::to_string(v[i]);
-    return s + "]";
-  };
-  return os << "shape " << list(l.shape) << " strides " << list(l.strides) << " offset "
-            << l.offset << " buffer " << l.buffer << " value-seed " << l.seed;
-}
-
-rc::Gen<std::vector<std::size_t>> gen_shape() {
-  using namespace rc;
-  using Shape = std::vector<std::size_t>;
-  auto dim = gen::weightedElement<std::size_t>(
-      {{4, 1}, {2, 0}, {3, 2}, {3, 3}, {3, 5}, {2, 7}, {2, 11}, {1, 13}, {1, 4}});
-  auto small = gen::mapcat(gen::inRange(0, 6), [dim](int rank) {
-    return gen::container<Shape>(static_cast<std::size_t>(rank), dim);
-  });
-  auto fixture = gen::just(Shape{4, 64});
-  auto scratch = gen::map(gen::inRange<std::size_t>(1, 4),
-                          [](std::size_t t) { return Shape{t, 3072}; });
-  return gen::weightedOneOf<Shape>({{12, small}, {2, fixture}, {1, scratch}});
-}
-
-rc::Gen<Layout> gen_layout() {
-  using namespace rc;
-  return gen::mapcat(gen_shape(), [](const std::vector<std::size_t>& shape) {
-    const std::size_t r = shape.size();
-    return gen::map(
-        gen::tuple(any_bits<std::uint64_t>(), gen::container<std::vector<int>>(r, gen::inRange(1, 3)),
-                   gen::container<std::vector<bool>>(r, gen::arbitrary<bool>()),
-                   any_bits<std::uint64_t>(), gen::arbitrary<bool>()),
-        [shape, r](const std::tuple<std::uint64_t, std::vector<int>, std::vector<bool>,
-                                    std::uint64_t, bool>& t) {
-          const auto& [perm_seed, gap, neg, seed, dense] = t;
-          std::vector<std::size_t> perm(r);
-          for (std::size_t i = 0; i < r; ++i) perm[i] = i;
-          if (dense) return make_layout(shape, perm, std::vector<int>(r, 1),
-                                        std::vector<bool>(r, false), seed);
-          std::mt19937_64 g(perm_seed);
-          std::shuffle(perm.begin(), perm.end(), g);
-          return make_layout(shape, perm, gap, neg, seed);
-        });
-  });
-}
-
-// ---------------------------------------------------------------------------------------------
-// Recording.
-
-std::uint64_t seed() { return rc::detail::configuration().testParams.seed; }
-
-void begin_test(const char* lean, Need need) {
-  ::testing::Test::RecordProperty("lean", lean);
-  ::testing::Test::RecordProperty("subject", impl().name());
-  ::testing::Test::RecordProperty("seed", std::to_string(seed()));
-  const Claims c = impl().claims();
-  const bool ok = need == Need::nothing || (need == Need::accuracy && c.accurate()) ||
-                  (need == Need::specials && c.specials) ||
-                  (need == Need::seed_formula && c.seed_formula);
-  if (!ok) GTEST_SKIP() << "subject '" << impl().name() << "' makes no such claim";
-}
-
-void run_checked(const std::function<void()>& property) {
-  const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
-  rc::detail::TestMetadata metadata;
-  metadata.id = std::string(info->test_suite_name()) + "/" + info->name();
-  metadata.description = info->name();
-  const auto result = rc::detail::checkTestable(property, metadata);
-  if (result.template is<rc::detail::SuccessResult>()) {
-    const auto& s = result.template get<rc::detail::SuccessResult>();
-    ::testing::Test::RecordProperty("cases", std::to_string(s.numSuccess));
-    if (!s.distribution.empty()) {
-      rc::detail::printResultMessage(result, std::cout);
-      std::cout << std::endl;
-    }
-    return;
-  }
-  std::ostringstream ss;
-  rc::detail::printResultMessage(result, ss);
-  if (result.template is<rc::detail::FailureResult>()) {
-    const auto& f = result.template get<rc::detail::FailureResult>();
-    ::testing::Test::RecordProperty("cases", std::to_string(f.numSuccess));
-    std::string ce;
-    for (const auto& [type, value] : f.counterExample) ce += value + "; ";
-    ::testing::Test::RecordProperty("counterexample", ce + f.description);
-  }
-  FAIL() << "RC_PARAMS seed=" << seed() << " (subject " << impl().name() << ")\n" << ss.str();
-}
-
-// ---------------------------------------------------------------------------------------------
-// Numbers.
+// Tolerances.
 
 double ulp_of(double y, Format fmt) {
   const FormatInfo fi = info(fmt);
@@ -424,29 +363,82 @@ double ulp_of(double y, Format fmt) {
   return std::ldexp(1.0, e - fi.precision + 1);
 }
 
-double claimed_ulp(Format fmt) {
-  const Claims c = impl().claims();
-  return fmt == Format::binary32 ? c.ulp32 : c.ulp64;
+namespace {
+// a op b rounded up to a double (MPFR at 53 bits toward +inf, then to the double toward +inf:
+// both roundings upward, subnormal results included, unlike the same operation in double).
+template <class Op>
+double up(double a, double b, Op op) {
+  mpfr_t x, y;
+  mpfr_inits2(53, x, y, static_cast<mpfr_ptr>(nullptr));
+  mpfr_set_d(x, a, MPFR_RNDN);
+  mpfr_set_d(y, b, MPFR_RNDN);
+  op(x, x, y, MPFR_RNDU);
+  const double r = mpfr_get_d(x, MPFR_RNDU);
+  mpfr_clears(x, y, static_cast<mpfr_ptr>(nullptr));
+  return r;
+}
+}  // namespace
+
+double add_up(double a, double b) { return up(a, b, mpfr_add); }
+double mul_up(double a, double b) { return up(a, b, mpfr_mul); }
+double div_up(double a, double b) { return up(a, b, mpfr_div); }
+
+// slack(c, fmt, r): a bound of |r - y| for every real y of which r meets the claim.
+//   ulp claim c: |r - y| <= c·ulp(y) and ulp(y) = 2^(max(floor(log2|y|), emin) - p + 1) <=
+//     max(u_min, 2^(1-p)·|y|), u_min = 2^(emin - p + 1). In the second case |y| <= |r| + c·ulp(y)
+//     gives ulp(y)·(1 - c·2^(1-p)) <= 2^(1-p)·|r|, so for c·2^(1-p) < 1:
+//       |r - y| <= c·max(u_min, 2^(1-p)·|r| / (1 - c·2^(1-p))).
+//     (For c <= 1 this is about 2c·ulp(r): r may sit one binade below y.)
+//   allclose (atol, rtol): |y| <= |r| + atol + rtol·|y|, so for rtol < 1
+//       |r - y| <= atol + rtol·(|r| + atol) / (1 - rtol).
+// Evaluated with every operation rounded up (add_up, ...; the denominators rounded down), so the
+// double returned is at least the real bound, also where it is a subnormal.
+double slack(const Claim& c, Format fmt, double r) {
+  if (!std::isfinite(r)) return dlim::infinity();
+  const FormatInfo fi = info(fmt);
+  switch (c.kind) {
+    case Claim::Kind::none: return dlim::infinity();
+    case Claim::Kind::ulp: {
+      const double k = std::ldexp(c.max_ulp, 1 - fi.precision);  // exact: a power-of-two scaling
+      if (!(k < 1)) return dlim::infinity();
+      const double u_min = std::ldexp(1.0, fi.emin - fi.precision + 1);
+      const double u = div_up(mul_up(std::fabs(r), std::ldexp(1.0, 1 - fi.precision)),
+                              std::nextafter(1 - k, 0.0));
+      return mul_up(c.max_ulp, std::max(u_min, u));
+    }
+    case Claim::Kind::allclose:
+      if (!(c.rtol < 1)) return dlim::infinity();
+      return add_up(c.atol, mul_up(c.rtol, div_up(add_up(std::fabs(r), c.atol),
+                                                  std::nextafter(1 - c.rtol, 0.0))));
+  }
+  return dlim::infinity();
 }
 
-bool within_claim(double err, Format fmt) {
-  const Claims c = impl().claims();
-  const bool strict = fmt == Format::binary32 ? c.strict32 : c.strict64;
-  const double b = claimed_ulp(fmt);
-  return strict ? err < b : err <= b;
+bool bounds_exact_value(const Claim& c, Format fmt) { return std::isfinite(slack(c, fmt, 1.0)); }
+
+bool faithful_or_better(const Claim& c) {
+  return c.kind == Claim::Kind::ulp && (c.max_ulp < 1 || (c.max_ulp == 1 && !c.inclusive));
 }
 
-void check_accuracy(const char* what, Form form, Quantity q, double x, double r, Format fmt) {
-  const ref::Enclosure y = ref::enclose(form, q, x);
+double tolerance(const Claim& c, double y_mag, double ulp_y) {
+  switch (c.kind) {
+    case Claim::Kind::none: return dlim::infinity();
+    case Claim::Kind::ulp: return mul_up(c.max_ulp, ulp_y);
+    case Claim::Kind::allclose: return add_up(c.atol, mul_up(c.rtol, y_mag));
+  }
+  return dlim::infinity();
+}
+
+void check_claim(const char* what, Function fn, Format fmt, double x, double r, const Claim& c) {
+  const ref::Enclosure y = ref::enclose(fn.form, fn.quantity, x);
   const Error e = measure(r, y, fmt);
-  if (within_claim(e.ulp, fmt) && !e.nan_mismatch && !e.zero_sign_mismatch) return;
-  const double expected = ref::correctly_rounded(form, q, x, fmt);
-  fail(fmt::format(
-      "{} {} {} {}: input {}, expected {} (correctly rounded), got {}, error {} ulp (claimed {}{}){}{}",
-      what, name(form), name(q), name(fmt), hex(x), hex(expected), hex(r), e.ulp,
-      (fmt == Format::binary32 ? impl().claims().strict32 : impl().claims().strict64) ? "< " : "<= ",
-      claimed_ulp(fmt), e.nan_mismatch ? ", NaN mismatch" : "",
-      e.zero_sign_mismatch ? ", sign-of-zero mismatch" : ""));
+  if (meets(c, e, std::fabs(y.approx()))) return;
+  const double expected = ref::correctly_rounded(fn.form, fn.quantity, x, fmt);
+  fail(fmt::format("{} {}@{}: input {}, expected {} (correctly rounded), got {}, error {} ulp "
+                   "(abs {}){}{}; claim: {}",
+                   what, subject::function_name(fn), subject::dtype_name(fmt), hex(x),
+                   hex(expected), hex(r), e.ulp, hex(e.abs), e.nan_mismatch ? ", NaN mismatch" : "",
+                   e.zero_sign_mismatch ? ", sign-of-zero mismatch" : "", c.text));
 }
 
 // Exact -----------------------------------------------------------------------------------------
@@ -460,6 +452,9 @@ Exact Exact::operator+(const Exact& o) const {
 }
 Exact Exact::operator-(const Exact& o) const {
   Exact r; mpfr_sub(r.v_, v_, o.v_, MPFR_RNDN); return r;
+}
+Exact Exact::operator*(double k) const {
+  Exact r; mpfr_mul_d(r.v_, v_, k, MPFR_RNDN); return r;
 }
 Exact Exact::abs() const { Exact r; mpfr_abs(r.v_, v_, MPFR_RNDN); return r; }
 int Exact::cmp(const Exact& o) const { return mpfr_cmp(v_, o.v_); }

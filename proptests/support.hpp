@@ -1,6 +1,12 @@
-// proptests/support.hpp — what every property file shares: the hard points, the generators over
-// bit patterns, hex-float printing, the test macro that records the Lean theorem, and the
-// reference-side helpers (ulp, exact sums, the theorem's formulas evaluated in MPFR).
+// proptests/support.hpp — what every property file shares: the subject of the run and its claims,
+// evaluation through the harness, the test registry (a GoogleTest test per property and format,
+// skipped with its reason when it cannot run), the generators over bit patterns of every format,
+// the tolerances derived from a claim, and the reference-side helpers (exact sums, the theorem's
+// formulas evaluated in MPFR).
+//
+// The properties reach the code under check only through the subject door
+// (gelucheck/subject.hpp, gelucheck/harness.hpp); expected values come from the MPFR reference
+// (gelucheck/reference.hpp) or from exact identities, never from the subject.
 #pragma once
 
 #include <gtest/gtest.h>
@@ -9,130 +15,166 @@
 #include <rapidcheck/gtest.h>
 
 #include <cstdint>
+#include <initializer_list>
 #include <ostream>
 #include <random>
+#include <span>
 #include <string>
 #include <vector>
 
+#include "gelucheck/claim.hpp"
 #include "gelucheck/common.hpp"
 #include "gelucheck/facts.hpp"
+#include "gelucheck/harness.hpp"
 #include "gelucheck/measure.hpp"
-#include "gelucheck/proptests/subject.hpp"
-#include "gelucheck/proptests/views.hpp"
 #include "gelucheck/reference.hpp"
+#include "gelucheck/subject.hpp"
+
+// How RapidCheck prints the ops and functions it drew, in counterexamples (found by ADL).
+namespace gelucheck::subject {
+inline std::ostream& operator<<(std::ostream& os, const Op& op) { return os << op_name(op); }
+inline std::ostream& operator<<(std::ostream& os, const Function& f) { return os << function_name(f); }
+}  // namespace gelucheck::subject
 
 namespace gelucheck::prop {
 
-// ---------------------------------------------------------------------------------------------
-// Inputs that print as hex floats (with decimal and where the generator took them from).
-
-struct X64 {
-  double v;
-  const char* origin;
-};
-struct X32 {
-  float v;
-  const char* origin;
-};
-std::ostream& operator<<(std::ostream& os, const X64& x);
-std::ostream& operator<<(std::ostream& os, const X32& x);
-std::string hex(double x);  // gelucheck::hexfloat
-std::string hex(float x);   // hexfloat of the float, suffixed "f"
-
-// Hard points of shared/DESIGN.md §1: gelucheck/facts.hpp is their one home (mpmath command
-// there); `hard::` reads them, plus the one tolerance that is the course card's, not a fact.
-namespace hard {
-using namespace ::gelucheck::facts;
-inline constexpr double course_atol = 1e-5;  // the course card's absolute tolerance
-}  // namespace hard
+using subject::Direction;
+using subject::Function;
+using subject::Op;
 
 // ---------------------------------------------------------------------------------------------
-// Generators. rc's own double generator never yields NaN, inf or subnormals (rapidcheck #139):
-// these build bit patterns. The mix (weights in support.cpp): raw bit patterns; every binade of
-// both signs equally; |x| in [2^-6, 2^6); the negative tail [-45, -5]; the hard points above
-// moved by up to ±64 ulps or by a relative 1e-12; the specials; subnormals.
-rc::Gen<X64> gen_x64();
-rc::Gen<X64> gen_x64_finite();
-rc::Gen<X64> gen_x64_in(double lo, double hi);  // the mix, restricted (NaN excluded)
-rc::Gen<X32> gen_x32();
-rc::Gen<X32> gen_x32_finite();
-// Tags a test case with the region of x (the report's regions) and the generator's origin.
-void tag(const X64& x);
-void tag(const X32& x);
-const char* region(double x);
+// The run's subject (main.cpp opens it before any test runs).
 
-// Values for tensors: the same mix drawn from a seeded PRNG (tensors of 9216 elements would be
-// too slow to draw and shrink one rc value at a time). The seed is part of the printed case.
-double draw64(std::mt19937_64& rng, bool finite_only = false);
-float draw32(std::mt19937_64& rng, bool finite_only = false);
-
-// A strided, permuted, possibly negatively-strided layout of a shape inside a buffer.
-struct Layout {
-  std::vector<std::size_t> shape;
-  std::vector<std::size_t> perm;   // memory order: perm[rank-1] is the fastest-moving dimension
-  std::vector<int> gap;            // stride multiplier per dimension (1 = dense)
-  std::vector<bool> negative;      // negative stride per dimension
-  std::vector<std::ptrdiff_t> strides;
-  std::ptrdiff_t offset = 0;       // where element (0, …, 0) sits in the buffer
-  std::size_t buffer = 1;          // buffer elements needed
-  std::uint64_t seed = 0;          // for the values
-  std::size_t size() const { return element_count(shape); }
+struct Session {
+  std::unique_ptr<subject::Subject> subject;
+  subject::Capabilities caps;  // asked once
+  subject::ClaimSet claims;    // the subject's own, overridden by --claim
+  std::string claims_origin;   // "the subject's own", "--claim", "framework default"
 };
-std::ostream& operator<<(std::ostream& os, const Layout& l);
-// Shapes of rank 0–5 with dimensions 0, 1, primes, plus [4, 64] and [T, 3072]; `dense` gives
-// row-major contiguous layouts only.
-rc::Gen<std::vector<std::size_t>> gen_shape();
-rc::Gen<Layout> gen_layout();
-Layout make_layout(std::vector<std::size_t> shape, std::vector<std::size_t> perm,
-                   std::vector<int> gap, std::vector<bool> negative, std::uint64_t seed);
+// Opens the subject of `spec` and settles its claims: the subject's own, each of `claim_items`
+// applied in order (ClaimSet::apply), and, when the subject claims nothing and no item is given,
+// Claim::framework_default(fmt) for every function and format. Throws subject::SpecError or
+// std::invalid_argument (a malformed claim item).
+void open_session(const std::string& spec, const std::vector<std::string>& claim_items);
+Session& session();
 
 // ---------------------------------------------------------------------------------------------
-// Test registration: GoogleTest suite = Lean theorem (or card/identity/... group), with the
-// theorem recorded in the JSON output. Needs: what the subject must claim for the test to apply.
-enum class Need { nothing, accuracy, specials, seed_formula };
-// Records lean/subject/seed properties; GTEST_SKIPs when the subject lacks `need`.
-void begin_test(const char* lean, Need need);
-// Runs a RapidCheck property, records "cases" (and "counterexample" on failure), FAILs with
-// RapidCheck's message (seed, shrunk counterexample, our hex-float description).
-void run_checked(const std::function<void()>& property);
+// Test registration: GoogleTest suite = Lean theorem (or card / identity / ... group); a property
+// defined `per_format` becomes one test per format, named NAME_f64, NAME_f32, NAME_bf16, NAME_f16.
+// Every test records "lean", "subject", "format", "seed" (and "cases", "claim", "not_run",
+// "harness_calls", on failure "counterexample", when skipped "skip_reason") in GoogleTest's JSON.
+
+using Body = void (*)(Format fmt);
+struct Definition {
+  const char* suite;
+  const char* name;
+  const char* lean;
+  bool per_format;  // false: one test (the reference_* tests, which do not depend on the subject)
+  Body body;
+};
+bool define(const Definition& d);
+// Registers every defined property with GoogleTest (after InitGoogleTest, before RUN_ALL_TESTS).
+void register_tests();
+
+#define GELU_PROPERTY(Suite, Name, Lean, PerFormat)                                             \
+  static void gelu_body_##Suite##_##Name(::gelucheck::Format fmt);                              \
+  [[maybe_unused]] static const bool gelu_defined_##Suite##_##Name = ::gelucheck::prop::define( \
+      {#Suite, #Name, Lean, PerFormat, &gelu_body_##Suite##_##Name});                           \
+  static void gelu_body_##Suite##_##Name([[maybe_unused]] ::gelucheck::Format fmt)
+
+// Inside a body, before run_checked: the property cannot run; the test is reported SKIPPED with
+// the reason (and records it as "skip_reason"). Never call it inside a RapidCheck property.
+[[noreturn]] void skip(const std::string& why);
+// A failure with a message built beforehand: RC_FAIL inside a RapidCheck property (so that it
+// shrinks), a GoogleTest failure of the test otherwise.
+[[noreturn]] void fail(const std::string& message);
+// Runs a RapidCheck property with the run's RC_PARAMS, max_success divided by `divisor` (heavy
+// properties; at least min(max_success, 5) cases); records "cases" (and "counterexample");
+// fails the test with RapidCheck's message (seed, shrunk counterexample, our description).
+void run_checked(const std::function<void()>& property, int divisor = 1);
+void record(const std::string& key, const std::string& value);
 std::uint64_t seed();
 
-#define GELU_PROP(Suite, Name, Lean, NeedV)                                            \
-  static void gelu_prop_##Suite##_##Name();                                            \
-  TEST(Suite, Name) {                                                                  \
-    ::gelucheck::prop::begin_test(Lean, ::gelucheck::prop::Need::NeedV);               \
-    if (::testing::Test::IsSkipped()) return;                                          \
-    ::gelucheck::prop::run_checked(&gelu_prop_##Suite##_##Name);                       \
-  }                                                                                    \
-  static void gelu_prop_##Suite##_##Name()
-
-// A plain (non-random) test with the same recording.
-#define GELU_TEST(Suite, Name, Lean, NeedV)                                            \
-  static void gelu_test_##Suite##_##Name();                                            \
-  TEST(Suite, Name) {                                                                  \
-    ::gelucheck::prop::begin_test(Lean, ::gelucheck::prop::Need::NeedV);               \
-    if (::testing::Test::IsSkipped()) return;                                          \
-    gelu_test_##Suite##_##Name();                                                      \
-  }                                                                                    \
-  static void gelu_test_##Suite##_##Name()
-
-inline const Implementation& impl() { return subject(); }
-// RC_FAIL with a message built beforehand (RapidCheck prints the macro's argument text too).
-inline void fail(const std::string& message) { RC_FAIL(message); }
+// What a property needs of each function it runs on (checked before run_checked).
+enum class Need {
+  op,     // the subject provides the op (value: the forward, derivative: the backward)
+  claim,  // ... and claims something of the function in this format
+  bound,  // ... and the claim bounds the exact value by the result (slack() is finite)
+};
+// The functions of `candidates` this property runs on in fmt. The others are recorded with the
+// reason ("not_run"); when none is left the test is skipped with the reasons. Saved arrays (no
+// fresh evaluations) skip every subject property.
+std::vector<Function> targets(Format fmt, std::initializer_list<Function> candidates, Need need);
+std::vector<Form> forms_with(Format fmt, Direction d);  // the forms whose op the subject provides
+Claim claim_of(Function f, Format fmt);
+inline constexpr Function value_of(Form f) { return {f, Quantity::value}; }
+inline constexpr Function derivative_of(Form f) { return {f, Quantity::derivative}; }
 
 // ---------------------------------------------------------------------------------------------
-// Numbers.
+// Evaluation through the harness. A harness finding (crash, timeout, wrote_input, protocol error,
+// failure) fails the property with the finding and its input in hex; so does an element without
+// a result. `stride` is HarnessOptions::stride.
+std::vector<double> run_forward(Form f, Format fmt, std::span<const double> xs,
+                                std::size_t stride = 1);
+std::vector<double> run_backward(Form f, Format fmt, std::span<const double> xs,
+                                 std::span<const double> dys, std::size_t stride = 1);
+std::vector<double> run_function(Function fn, Format fmt, std::span<const double> xs);
+double run_function(Function fn, Format fmt, double x);
 
-// ulp(y) of DESIGN.md §2 for a real y given as a double (y = 0 gives the least subnormal).
+// ---------------------------------------------------------------------------------------------
+// Inputs: a value of a format, printed as hex float with decimal and where it was drawn from.
+
+struct Input {
+  double v;
+  Format fmt;
+  const char* origin;
+};
+std::ostream& operator<<(std::ostream& os, const Input& x);
+std::string hex(double x);  // gelucheck::hexfloat
+
+// Generators. rc's own double generator never yields NaN, inf or subnormals (rapidcheck #139):
+// these build bit patterns. binary64 and binary32 (weights in support.cpp): raw bit patterns;
+// every binade of both signs equally; |x| in [2^-6, 2^6); the negative tail; the hard points
+// (facts.hpp) moved by up to ±64 ulps; the specials; subnormals. bfloat16 and binary16: every bit
+// pattern uniformly, the binary64 mix rounded to the format, the hard points rounded and moved by
+// up to ±8 ulps, the specials.
+rc::Gen<Input> gen_input(Format fmt);
+rc::Gen<Input> gen_finite(Format fmt);
+rc::Gen<Input> gen_in(Format fmt, double lo, double hi);  // lo <= x <= hi (so never NaN)
+// The same mix from a seeded PRNG, for the many values of an array (the seed is in the case).
+double draw(Format fmt, std::mt19937_64& rng, bool finite_only = false);
+// Tags a test case with the region of x (the report's regions) and the generator's origin.
+void tag(const Input& x);
+const char* region(double x);
+
+// The neighbour of x (a value of fmt) in fmt toward `toward`.
+double next_in(Format fmt, double x, double toward);
+
+// ---------------------------------------------------------------------------------------------
+// Tolerances from a claim (the one claim type, gelucheck/claim.hpp).
+
+// a + b, a·b, a / b rounded up to a double (subnormal results included): for tolerances.
+double add_up(double a, double b);
+double mul_up(double a, double b);
+double div_up(double a, double b);
+
+// ulp(y) of gelucheck/measure.hpp for a real y given as a double (y = 0 gives the least subnormal).
 double ulp_of(double y, Format fmt);
-// The subject's claimed bound for fmt, and whether err satisfies it.
-double claimed_ulp(Format fmt);
-bool within_claim(double err_ulp, Format fmt);
+// How far the exact value y may lie from a result r that meets claim c in fmt: |r - y| <= slack.
+// +inf when the claim bounds nothing (none), or too loosely for r to bound y (an ulp claim of
+// 2^(p-1) ulps or more, allclose with rtol >= 1), or r is not finite. Derivation in support.cpp.
+double slack(const Claim& c, Format fmt, double r);
+bool bounds_exact_value(const Claim& c, Format fmt);  // slack is finite for finite r
+// The claim admits only the two neighbours of the exact value (an ulp claim below 1 ulp, or
+// "< 1"): then inequalities against values of the format (f(x) <= x, the sign) hold exactly.
+bool faithful_or_better(const Claim& c);
+// The claim's own tolerance at an exact value of magnitude at most y_mag whose ulp is at most
+// ulp_y (see ulp_of): the |r - y| it allows, rounded up.
+double tolerance(const Claim& c, double y_mag, double ulp_y);
 
-// Checks the subject's result r (a value of fmt) against the reference at x with measure():
-// fails with input, expected (correctly rounded), got, error, bound (all hex) unless within the
-// subject's claim, with no NaN mismatch and no sign-of-zero mismatch.
-void check_accuracy(const char* what, Form form, Quantity q, double x, double r, Format fmt);
+// Checks the subject's result r at x against the reference under claim c (measure(), then
+// meets()): fails with input, expected (correctly rounded), got, error and the claim.
+void check_claim(const char* what, Function fn, Format fmt, double x, double r, const Claim& c);
 
 // Exact real arithmetic on doubles: enough precision (2300 bits) that sums and differences of a
 // few doubles are exact (binary64 spans 2^-1074 .. 2^1024).
@@ -145,6 +187,7 @@ class Exact {
   ~Exact();
   Exact operator+(const Exact& o) const;
   Exact operator-(const Exact& o) const;
+  Exact operator*(double k) const;  // exact where the product has at most 2300 bits
   Exact abs() const;
   int cmp(const Exact& o) const;  // <0, 0, >0
   int cmp(double o) const;

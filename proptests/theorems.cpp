@@ -1,6 +1,7 @@
-// One property group per theorem of Proofs.GeluForm (shared/seeds/lean-geluform-theorems.txt).
+// One property group per theorem of Lean's Proofs.GeluForm (docs/properties.md lists them).
 // Test names: reference_* check the MPFR reference against the theorem's own formula (they do
-// not depend on the subject); impl_* check the subject (GELUCHECK_IMPL) against the reference.
+// not depend on the subject: one test each); impl_* check the subject against the reference
+// (one test per format).
 #include <fmt/format.h>
 
 #include <cmath>
@@ -11,15 +12,17 @@
 namespace gelucheck::prop {
 namespace {
 
-constexpr double kInf = std::numeric_limits<double>::infinity();
-
 rc::Gen<Form> gen_form() { return rc::gen::element(Form::tanh, Form::erf); }
+
+// An input where the literal evaluation of the theorem's formula is affordable (theorem_range):
+// x in [-30, 2^64] for the tanh form, [-40, 2^64] for the erf form, from the binary64 mix.
+Input theorem_input(Form f) { return *gen_in(Format::binary64, f == Form::tanh ? -30.0 : -40.0, 0x1p64); }
 
 // The MPFR reference against the literal Lean definition (value or closed-form derivative).
 // Both are real numbers evaluated to >= 100 correct bits (reference: 128-bit enclosure; literal:
 // see theorem_value's precision note), so agreement to 2^-100 relative is expected; a wrong
 // constant, form or term in either shows up as a relative difference >= ~1e-16 or far more.
-void reference_is_theorem(Form f, Quantity q, const X64& x) {
+void reference_is_theorem(Form f, Quantity q, const Input& x) {
   tag(x);
   const ref::Enclosure y = ref::enclose(f, q, x.v);
   mpfr_t xm, lit;
@@ -33,7 +36,7 @@ void reference_is_theorem(Form f, Quantity q, const X64& x) {
                                       mpfr_hex(y.hi()), mpfr_hex(lit));
   mpfr_clear(xm);
   mpfr_clear(lit);
-  if (!ok) RC_FAIL(msg);
+  if (!ok) fail(msg);
 }
 
 // Central difference of the literal value, (F(x+h) - F(x-h)) / 2h, h = 2^-80·max(1, |x|), in
@@ -64,7 +67,7 @@ void central_difference(Form f, double x, int h_exp, mpfr_ptr out) {
   mpfr_clears(xp, xm, fp, fm, h, static_cast<mpfr_ptr>(nullptr));
 }
 
-void reference_is_numerical_derivative(Form f, const X64& x) {
+void reference_is_numerical_derivative(Form f, const Input& x) {
   tag(x);
   const ref::Enclosure d = ref::enclose(f, Quantity::derivative, x.v);
   mpfr_t cd;
@@ -75,167 +78,114 @@ void reference_is_numerical_derivative(Form f, const X64& x) {
       fmt::format("{}: input {}, reference derivative [{}, {}], central difference (h=2^-80) {}",
                   name(f), hex(x.v), mpfr_hex(d.lo()), mpfr_hex(d.hi()), mpfr_hex(cd));
   mpfr_clear(cd);
-  if (!ok) RC_FAIL(msg);
+  if (!ok) fail(msg);
 }
 
-// The seed's expression, written here from the course text (not from src/): x³ as x*x*x,
-// √(2/π) rounded to nearest (0.7978845608028654).
-double seed_tanh(double x) {
-  constexpr double k = 0x1.9884533d43651p-1;
-  return 0.5 * x * (1.0 + std::tanh(k * (x + 0.044715 * (x * x * x))));
-}
-
-// The exercise seed: Phi = 0.5 * (1 + erf(x / SQRT_2)), gelu = x * Phi (SQRT_2 = √2 rounded).
-double seed_erf(double x) {
-  const double phi = 0.5 * (1.0 + std::erf(x / 0x1.6a09e667f3bcdp+0));
-  return x * phi;
+// The subject's results for one function against the reference, under its claim in fmt: one
+// input per case (the mix of gen_input: every binade, the hard points, the specials), one
+// harness call per case.
+void within_claim(Function fn, Format fmt) {
+  targets(fmt, {fn}, Need::claim);
+  const Claim c = claim_of(fn, fmt);
+  run_checked([&] {
+    const Input x = *gen_input(fmt);
+    tag(x);
+    check_claim("accuracy", fn, fmt, x.v, run_function(fn, fmt, x.v), c);
+  });
 }
 
 }  // namespace
 
 // ---- scalar_tanh : tanh.scalar = geluScalar ---------------------------------------------------
-GELU_PROP(scalar_tanh, reference_is_geluScalar, "Proofs.GeluForm.scalar_tanh", nothing) {
-  const X64 x = *gen_x64_in(-30.0, 0x1p64);
-  reference_is_theorem(Form::tanh, Quantity::value, x);
+GELU_PROPERTY(scalar_tanh, reference_is_geluScalar, "Proofs.GeluForm.scalar_tanh", false) {
+  run_checked([] { reference_is_theorem(Form::tanh, Quantity::value, theorem_input(Form::tanh)); });
 }
-GELU_PROP(scalar_tanh, impl_is_the_tanh_form, "Proofs.GeluForm.scalar_tanh", accuracy) {
-  const X64 x = *gen_x64();
-  tag(x);
-  check_accuracy("scalar_tanh", Form::tanh, Quantity::value, x.v, impl().value(Form::tanh, x.v),
-                 Format::binary64);
-}
-// For subjects that claim to be the seeds' expressions (src/'s naive path): the value bit for bit.
-// No reference is needed, so each case also checks a batch of 4096 more inputs (half of them
-// |x| in [2^-2, 2^3), where x³ matters to u): a one-rounding change such as pow(x, 3) for x*x*x
-// changes the result for only ~0.1% of inputs, too few for a hundred single draws.
-void seed_expression(Form f) {
-  const X64 x = *gen_x64();
-  const auto batch_seed = *rc::gen::arbitrary<std::uint64_t>();
-  std::mt19937_64 rng(batch_seed);
-  for (int i = 0; i <= 4096; ++i) {
-    double v = x.v;
-    if (i > 0 && i % 2 == 0) v = draw64(rng);
-    if (i % 2 == 1)
-      v = std::ldexp(1.0 + static_cast<double>(rng() >> 12) * 0x1p-52,
-                     static_cast<int>(rng() % 5) - 2) * (rng() & 1 ? -1.0 : 1.0);
-    const double got = impl().value(f, v), want = f == Form::tanh ? seed_tanh(v) : seed_erf(v);
-    if (!same_bits(got, want))
-      fail(fmt::format("{}: input {} (batch {} item {}), seed expression {}, got {}", name(f),
-                          hex(v), batch_seed, i, hex(want), hex(got)));
-  }
-}
-GELU_PROP(scalar_tanh, impl_is_the_seed_expression, "Proofs.GeluForm.scalar_tanh",
-          seed_formula) {
-  seed_expression(Form::tanh);
+GELU_PROPERTY(scalar_tanh, impl_within_claim, "Proofs.GeluForm.scalar_tanh", true) {
+  within_claim(value_of(Form::tanh), fmt);
 }
 
 // ---- scalar_erf : erf.scalar = geluErfScalar ----------------------------------------------------
-GELU_PROP(scalar_erf, reference_is_geluErfScalar, "Proofs.GeluForm.scalar_erf", nothing) {
-  const X64 x = *gen_x64_in(-40.0, 0x1p64);
-  reference_is_theorem(Form::erf, Quantity::value, x);
+GELU_PROPERTY(scalar_erf, reference_is_geluErfScalar, "Proofs.GeluForm.scalar_erf", false) {
+  run_checked([] { reference_is_theorem(Form::erf, Quantity::value, theorem_input(Form::erf)); });
 }
-GELU_PROP(scalar_erf, impl_is_the_seed_expression, "Proofs.GeluForm.scalar_erf", seed_formula) {
-  seed_expression(Form::erf);
-}
-GELU_PROP(scalar_erf, impl_is_the_erf_form, "Proofs.GeluForm.scalar_erf", accuracy) {
-  const X64 x = *gen_x64();
-  tag(x);
-  check_accuracy("scalar_erf", Form::erf, Quantity::value, x.v, impl().value(Form::erf, x.v),
-                 Format::binary64);
+GELU_PROPERTY(scalar_erf, impl_within_claim, "Proofs.GeluForm.scalar_erf", true) {
+  within_claim(value_of(Form::erf), fmt);
 }
 
 // ---- scalar_differentiable : Differentiable ℝ gf.scalar ---------------------------------------
 // Theorem side: difference quotients converge — at h and h/2 they agree to 2^-90 relative
 // (truncation error ∝ h², see central_difference).
-GELU_PROP(scalar_differentiable, reference_difference_quotients_converge,
-          "Proofs.GeluForm.scalar_differentiable", nothing) {
-  const Form f = *gen_form();
-  const X64 x = *gen_x64_in(-30.0, 0x1p64);
-  mpfr_t a, b;
-  mpfr_init2(a, 64);
-  mpfr_init2(b, 64);
-  central_difference(f, x.v, -80, a);
-  central_difference(f, x.v, -81, b);
-  const bool ok = close_rel(a, b, 90);
-  const std::string msg = fmt::format("{}: input {}, quotient at h=2^-80 {}, at 2^-81 {}",
-                                      name(f), hex(x.v), mpfr_hex(a), mpfr_hex(b));
-  mpfr_clear(a);
-  mpfr_clear(b);
-  if (!ok) RC_FAIL(msg);
+GELU_PROPERTY(scalar_differentiable, reference_difference_quotients_converge,
+              "Proofs.GeluForm.scalar_differentiable", false) {
+  run_checked([] {
+    const Form f = *gen_form();
+    const Input x = theorem_input(Form::tanh);  // the narrower range serves both forms
+    mpfr_t a, b;
+    mpfr_init2(a, 64);
+    mpfr_init2(b, 64);
+    central_difference(f, x.v, -80, a);
+    central_difference(f, x.v, -81, b);
+    const bool ok = close_rel(a, b, 90);
+    const std::string msg = fmt::format("{}: input {}, quotient at h=2^-80 {}, at 2^-81 {}",
+                                        name(f), hex(x.v), mpfr_hex(a), mpfr_hex(b));
+    mpfr_clear(a);
+    mpfr_clear(b);
+    if (!ok) fail(msg);
+  });
 }
-// Subject side: no jumps. For adjacent doubles x < y: |f(y) - f(x)| <= L·(y - x) with
-// L = sup|f'| < 1.129, and each result is within claim·ulp(f) <= 2·claim·ulp(r) of f (ulp(f) <=
-// 2 ulp(r) when r sits one binade below f). So |r(y) - r(x)| <= L(y-x) + 2c(ulp r(x) + ulp r(y)).
-// The same for the derivative with sup|f''| = √(2/π) < 0.8 (at x = 0, both forms).
-template <class T>
-void no_jumps(Form f, Quantity q, T x, Format fmt) {
-  const T y = std::nextafter(x, std::numeric_limits<T>::infinity());
-  if (!std::isfinite(y)) return;
-  const auto eval = [&](T v) {
-    return static_cast<double>(q == Quantity::value ? impl().value(f, v) : impl().deriv(f, v));
-  };
-  const double rx = eval(x), ry = eval(y);
-  const double c = claimed_ulp(fmt);
-  const double L = q == Quantity::value ? hard::lipschitz : 0.8;
-  // Bound computed in Exact (no rounding): L·(y-x) rounded up is enough margin (it is a product
-  // of a double by a power of two times 1.129: exact as a double product except for underflow).
-  Exact step = Exact(static_cast<double>(y)) - Exact(static_cast<double>(x));
-  const double allowed_d = L * step.to_double() * (1 + 0x1p-50) +
-                           2 * c * (ulp_of(rx, fmt) + ulp_of(ry, fmt));
-  const Exact diff = (Exact(ry) - Exact(rx)).abs();
-  if (!std::isfinite(rx) || !std::isfinite(ry) || diff.cmp(allowed_d) > 0)
-    fail(fmt::format("{} {} {}: at {} got {}, at next {} got {}: jump larger than {}", name(f),
-                        name(q), name(fmt), hex(x), hex(rx), hex(y), hex(ry), hex(allowed_d)));
-}
-GELU_PROP(scalar_differentiable, impl_no_jumps_binary64, "Proofs.GeluForm.scalar_differentiable",
-          accuracy) {
-  const Form f = *gen_form();
-  const Quantity q = *rc::gen::element(Quantity::value, Quantity::derivative);
-  const X64 x = *gen_x64_finite();
-  tag(x);
-  no_jumps(f, q, x.v, Format::binary64);
-}
-GELU_PROP(scalar_differentiable, impl_no_jumps_binary32, "Proofs.GeluForm.scalar_differentiable",
-          accuracy) {
-  const Form f = *gen_form();
-  const Quantity q = *rc::gen::element(Quantity::value, Quantity::derivative);
-  const X32 x = *gen_x32_finite();
-  tag(x);
-  no_jumps(f, q, x.v, Format::binary32);
+// Subject side: no jumps. For adjacent values x < y of the format: |f(y) - f(x)| <= L·(y - x)
+// with L = sup|f'| < 1.129 for the value (facts::lipschitz) and sup|f''| = √(2/π) < 0.8 (at
+// x = 0, both forms) for the derivative, and each result r lies within slack(r) of its exact
+// value (the claim's bound, support.cpp). So |r(y) - r(x)| <= L(y-x) + slack(r(x)) + slack(r(y)),
+// formed exactly. One harness call per case: [x, y].
+GELU_PROPERTY(scalar_differentiable, impl_no_jumps, "Proofs.GeluForm.scalar_differentiable", true) {
+  const std::vector<Function> fns =
+      targets(fmt, {value_of(Form::tanh), derivative_of(Form::tanh), value_of(Form::erf),
+                    derivative_of(Form::erf)},
+              Need::bound);
+  run_checked([&] {
+    const Function fn = *rc::gen::elementOf(fns);
+    const Input x = *gen_finite(fmt);
+    tag(x);
+    const double y = next_in(fmt, x.v, std::numeric_limits<double>::infinity());
+    RC_PRE(std::isfinite(y));
+    const double xs[] = {x.v, y};
+    const std::vector<double> r = run_function(fn, fmt, xs);
+    const Claim c = claim_of(fn, fmt);
+    const double L = fn.quantity == Quantity::value ? facts::lipschitz : 0.8;
+    // y - x is exact (adjacent values); L·(y - x) rounded up.
+    const Exact allowed =
+        Exact(mul_up(L, y - x.v)) + Exact(slack(c, fmt, r[0])) + Exact(slack(c, fmt, r[1]));
+    const Exact diff = (Exact(r[1]) - Exact(r[0])).abs();
+    if (!std::isfinite(r[0]) || !std::isfinite(r[1]) || diff.cmp(allowed) > 0)
+      fail(fmt::format("{}@{}: at {} got {}, at the next value {} got {}: a jump larger than {}",
+                       subject::function_name(fn), subject::dtype_name(fmt), hex(x.v), hex(r[0]),
+                       hex(y), hex(r[1]), hex(allowed.to_double())));
+  });
 }
 
 // ---- scalarDeriv_tanh / scalarDeriv_erf : the closed forms ------------------------------------
-GELU_PROP(scalarDeriv_tanh, reference_is_geluScalarDeriv, "Proofs.GeluForm.scalarDeriv_tanh",
-          nothing) {
-  const X64 x = *gen_x64_in(-30.0, 0x1p64);
-  reference_is_theorem(Form::tanh, Quantity::derivative, x);
+GELU_PROPERTY(scalarDeriv_tanh, reference_is_geluScalarDeriv, "Proofs.GeluForm.scalarDeriv_tanh",
+              false) {
+  run_checked([] { reference_is_theorem(Form::tanh, Quantity::derivative, theorem_input(Form::tanh)); });
 }
-GELU_PROP(scalarDeriv_tanh, reference_is_deriv_of_scalar, "Proofs.GeluForm.scalarDeriv_tanh",
-          nothing) {
-  const X64 x = *gen_x64_in(-30.0, 0x1p64);
-  reference_is_numerical_derivative(Form::tanh, x);
+GELU_PROPERTY(scalarDeriv_tanh, reference_is_deriv_of_scalar, "Proofs.GeluForm.scalarDeriv_tanh",
+              false) {
+  run_checked([] { reference_is_numerical_derivative(Form::tanh, theorem_input(Form::tanh)); });
 }
-GELU_PROP(scalarDeriv_tanh, impl_within_bound, "Proofs.GeluForm.scalarDeriv_tanh", accuracy) {
-  const X64 x = *gen_x64();
-  tag(x);
-  check_accuracy("scalarDeriv_tanh", Form::tanh, Quantity::derivative, x.v,
-                 impl().deriv(Form::tanh, x.v), Format::binary64);
+GELU_PROPERTY(scalarDeriv_tanh, impl_within_claim, "Proofs.GeluForm.scalarDeriv_tanh", true) {
+  within_claim(derivative_of(Form::tanh), fmt);
 }
-GELU_PROP(scalarDeriv_erf, reference_is_geluErfScalarDeriv, "Proofs.GeluForm.scalarDeriv_erf",
-          nothing) {
-  const X64 x = *gen_x64_in(-40.0, 0x1p64);
-  reference_is_theorem(Form::erf, Quantity::derivative, x);
+GELU_PROPERTY(scalarDeriv_erf, reference_is_geluErfScalarDeriv, "Proofs.GeluForm.scalarDeriv_erf",
+              false) {
+  run_checked([] { reference_is_theorem(Form::erf, Quantity::derivative, theorem_input(Form::erf)); });
 }
-GELU_PROP(scalarDeriv_erf, reference_is_deriv_of_scalar, "Proofs.GeluForm.scalarDeriv_erf",
-          nothing) {
-  const X64 x = *gen_x64_in(-40.0, 0x1p64);
-  reference_is_numerical_derivative(Form::erf, x);
+GELU_PROPERTY(scalarDeriv_erf, reference_is_deriv_of_scalar, "Proofs.GeluForm.scalarDeriv_erf",
+              false) {
+  run_checked([] { reference_is_numerical_derivative(Form::erf, theorem_input(Form::erf)); });
 }
-GELU_PROP(scalarDeriv_erf, impl_within_bound, "Proofs.GeluForm.scalarDeriv_erf", accuracy) {
-  const X64 x = *gen_x64();
-  tag(x);
-  check_accuracy("scalarDeriv_erf", Form::erf, Quantity::derivative, x.v,
-                 impl().deriv(Form::erf, x.v), Format::binary64);
+GELU_PROPERTY(scalarDeriv_erf, impl_within_claim, "Proofs.GeluForm.scalarDeriv_erf", true) {
+  within_claim(derivative_of(Form::erf), fmt);
 }
 
 }  // namespace gelucheck::prop

@@ -12,5 +12,4 @@ namespace gelucheck::subject {
 // accurate | naive | reference | broken:NAME; nullptr for any other spec; SpecError for an
 // unknown broken:NAME.
 std::unique_ptr<Subject> open_builtin(std::string_view spec);
-std::vector<std::string> must_fail_specs();
 }  // namespace gelucheck::subject

@@ -189,5 +189,9 @@ std::vector<std::string> broken_names();
 // The real peers this installation can measure (PyTorch through its adapter, oneDNN through its
 // library), as specs; those whose package or adapter is missing are left out.
 std::vector<std::string> peer_specs();
+// The specs of the broken variants every check must catch ("broken:NAME" for each fixed variant
+// of broken_names(); the parameterised ones are the tests' own). The property suite's bite test
+// runs the suite against each.
+std::vector<std::string> must_fail_specs();
 
 }  // namespace gelucheck::subject
