@@ -8,6 +8,7 @@
 // Exit codes: those of main.cpp (0 ok, 2 usage, 3 failure — e.g. --out not writable, gnuplot
 // failed), plus kExitGate (4): with --gate, a claim is broken or a property failed or could not
 // be run; the report is written all the same.
+#include <stdlib.h>
 #include <unistd.h>
 
 #include <charconv>
@@ -178,6 +179,9 @@ std::function<int()> add_report_command(CLI::App& app) {
       }
       opt.subjects = args->subjects;
     } else if (!args->no_peers) {
+      // The peers run single-threaded, like the library, unless the user says otherwise: oneDNN's
+      // OpenMP reads OMP_NUM_THREADS in its child (the PyTorch adapter is given --threads 1).
+      setenv("OMP_NUM_THREADS", "1", /*overwrite=*/0);
       for (const std::string& p : subject::peer_specs()) opt.subjects.push_back(p);
     }
     opt.command = "gelucheck report";

@@ -51,12 +51,15 @@ int run_report(const report::Options& opt, const RunTargets& t) {
     if (opt.properties && s.properties.status != "run")
       std::printf("%s: %s: properties NOT run (%s): %s\n", who, s.spec.c_str(),
                   s.properties.status.c_str(), s.properties.reason.c_str());
-    for (const std::string& nm : s.not_measured)
-      std::printf("%s: %s: not measured: %s\n", who, s.spec.c_str(), nm.c_str());
+    if (!s.not_measured.empty()) {
+      std::string ops;
+      for (const std::string& nm : s.not_measured) ops += (ops.empty() ? "" : ", ") + nm.substr(0, nm.find(':'));
+      std::printf("%s: %s: not measured (see report.md): %s\n", who, s.spec.c_str(), ops.c_str());
+    }
   }
   if (rep.gate_failures.empty()) {
     std::printf("%s: every claim holds%s\n", who,
-                opt.properties ? " and every property that ran passed" : "");
+                opt.properties ? " and every property that ran on a gated subject passed" : "");
     return kExitOk;
   }
   std::FILE* to = t.gate ? stderr : stdout;

@@ -260,7 +260,7 @@ float draw32(std::mt19937_64& rng) {
 // points and tail rounded to the format) and to the specials.
 
 Input in16(Format fmt, std::uint16_t bits, const char* origin) {
-  return {subject::from_bits16(fmt, bits), fmt, origin};
+  return {from_bits(bits, fmt), fmt, origin};
 }
 // The value k steps of fmt away from v (toward +inf for k > 0); ±inf stay where they are.
 double step16(Format fmt, double v, int k) {
@@ -290,7 +290,7 @@ rc::Gen<Input> gen16(Format fmt) {
 
 double draw16(Format fmt, std::mt19937_64& rng) {
   const std::uint64_t a = rng();
-  if (a % 2 == 0) return subject::from_bits16(fmt, static_cast<std::uint16_t>(a >> 16));
+  if (a % 2 == 0) return from_bits(static_cast<std::uint16_t>(a >> 16), fmt);
   return round_to_format(draw64(rng), fmt);
 }
 
@@ -344,11 +344,11 @@ double next_in(Format fmt, double x, double toward) {
     default: {
       // Sign-magnitude patterns: away from zero is +1 on the magnitude, toward zero -1; from a
       // zero toward the other sign, the least subnormal of that sign.
-      const std::uint16_t b = subject::to_bits16(fmt, x);
+      const auto b = static_cast<std::uint16_t>(*to_bits(x, fmt));
       const bool up = toward > x;
-      if (x == 0) return subject::from_bits16(fmt, static_cast<std::uint16_t>(up ? 0x0001 : 0x8001));
+      if (x == 0) return from_bits(static_cast<std::uint16_t>(up ? 0x0001 : 0x8001), fmt);
       const bool away = (x > 0) == up;
-      return subject::from_bits16(fmt, static_cast<std::uint16_t>(away ? b + 1 : b - 1));
+      return from_bits(static_cast<std::uint16_t>(away ? b + 1 : b - 1), fmt);
     }
   }
 }

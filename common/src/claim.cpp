@@ -1,15 +1,17 @@
 // The claim constructors that need more than a literal (gelucheck/claim.hpp).
 #include "gelucheck/claim.hpp"
 
+#include <charconv>
 #include <cstdio>
 #include <stdexcept>
 
 namespace gelucheck {
 namespace {
+// The shortest decimal that reads back as v (what the user typed, for values from the command line).
 std::string g17(double v) {
   char buf[40];
-  std::snprintf(buf, sizeof buf, "%.17g", v);
-  return buf;
+  const auto r = std::to_chars(buf, buf + sizeof buf, v);
+  return std::string(buf, r.ptr);
 }
 }  // namespace
 

@@ -332,9 +332,11 @@ std::vector<Row> campaign(Format fmt, const std::vector<double>& xs, bool exhaus
         row.framework_break_expected = want;
       }
       // A zero result where zero is not even a faithful rounding of the exact value.
-      if (got == 0 && want != 0 && x < 0 && e.ulp >= 1) {
+      if (got == 0 && want != 0 && e.ulp >= 1) {
         ++row.wrong_zeros;
-        if (!row.wrong_zero_max_x || x > *row.wrong_zero_max_x) row.wrong_zero_max_x = x;
+        // The negative tail's collapse: the greatest x <= -1 (flushes of tiny results, e.g. of
+        // subnormals, are counted but do not move it).
+        if (x <= -1 && (!row.wrong_zero_max_x || x > *row.wrong_zero_max_x)) row.wrong_zero_max_x = x;
       }
       if (e.nan_mismatch && std::isnan(got)) {
         if (x == kInf) row.nan_at_plus_inf = true;

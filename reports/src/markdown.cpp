@@ -89,7 +89,7 @@ const char* kStatsRule = "---:|---:|---|---|---|---:|---:|---:|---:|---:|---:|--
 std::string verdict(const json& row) {
   if (row["claim"].is_null()) return "no claim";
   return std::string(row["meets_claim"].get<bool>() ? "holds" : "**BROKEN**") + ": " +
-         row["claim"]["text"].get<std::string>();
+         cell(row["claim"]["text"].get<std::string>());
 }
 
 }  // namespace
@@ -114,7 +114,9 @@ std::string to_markdown(const json& j) {
 
   o << "## Verdict\n\n";
   if (j["gate"]["passed"].get<bool>()) {
-    o << "Every claim holds and every property that ran passed (`--gate` would exit 0).\n\n";
+    o << "Every claim holds and every property that ran on a gated subject (one that claims "
+         "something) passed (`--gate` would exit 0). Subjects measured only are not gated: their "
+         "breaks are findings, shown below.\n\n";
   } else {
     o << "`--gate` would FAIL:\n\n";
     for (const auto& f : j["gate"]["failures"]) o << "- " << f.get<std::string>() << "\n";
@@ -125,8 +127,15 @@ std::string to_markdown(const json& j) {
     << "subject | what it says it is | held to | provides | not measured | findings | properties\n"
     << "---|---|---|---|---|---|---\n";
   for (const auto& sj : j["subjects"]) {
-    std::string nm;
-    for (const auto& x : sj["not_measured"]) nm += (nm.empty() ? "" : "<br>") + x.get<std::string>();
+    // "OP: the subject does not provide OP" lines folded into one list; other reasons kept.
+    std::string nm, absent;
+    for (const auto& x : sj["not_measured"]) {
+      const std::string t = x.get<std::string>();
+      const std::string op = t.substr(0, t.find(':'));
+      if (t == op + ": the subject does not provide " + op) absent += (absent.empty() ? "" : ", ") + op;
+      else nm += (nm.empty() ? "" : "<br>") + t;
+    }
+    if (!absent.empty()) nm = "not provided: " + absent + (nm.empty() ? "" : "<br>" + nm);
     std::string fd;
     for (const auto& f : sj["findings"]) fd += (fd.empty() ? "" : "<br>") + f["text"].get<std::string>();
     const json& ps = sj["properties"];
@@ -142,9 +151,9 @@ std::string to_markdown(const json& j) {
   }
 
   o << "\n## At a glance\n\n"
-    << "Per subject, format and function: the max ulp error and where; where a negative input's "
-       "result collapses to ±0 although zero is not even a faithful rounding (the greatest such "
-       "x, and how many inputs); where a NaN comes out although the value is a number; and whether "
+    << "Per subject, format and function: the max ulp error and where; where the negative tail "
+       "collapses to ±0 although zero is not even a faithful rounding (the greatest such x <= -1, "
+       "and in brackets how many inputs anywhere get such a wrong zero); where a NaN comes out although the value is a number; and whether "
        "every result is within what a framework's own tests demand (`torch.testing.assert_close`'s "
        "default tolerances for the dtype).\n\n"
     << "subject | format | function | inputs | max ulp | at x | collapses to 0 from x = | NaN at | "
@@ -156,7 +165,8 @@ std::string to_markdown(const json& j) {
     if (row["nan"]["at_minus_inf"].get<bool>()) nan += "-inf";
     if (row["nan"]["at_plus_inf"].get<bool>()) nan += std::string(nan.empty() ? "" : ", ") + "+inf";
     if (!row["nan"]["min_abs_x"].is_null())
-      nan += std::string(nan.empty() ? "" : ", ") + "\\|x\\| ≥ `" + row["nan"]["min_abs_x"].get<std::string>() + "` (some)";
+      nan += std::string(nan.empty() ? "" : ", ") + "finite x from \\|x\\| = `" +
+             row["nan"]["min_abs_x"].get<std::string>() + "`";
     const json& fw = row["framework_default"];
     std::string fws = fw.is_null() ? "–"
                       : fw["breaks"].get<std::size_t>() == 0
@@ -167,10 +177,11 @@ std::string to_markdown(const json& j) {
       << (row["exhaustive"].get<bool>() ? " (all)" : "") << " | " << row["form"].get<std::string>() << " "
       << row["quantity"].get<std::string>() << " | " << all["count"].get<std::size_t>() << " | "
       << fmt_ulp(all["max_ulp"]) << " | " << worst(all["worst"]) << " | "
-      << (row["wrong_zero_max_x"].is_null()
-              ? std::string("–")
-              : "`" + row["wrong_zero_max_x"].get<std::string>() + "` (" +
-                    std::to_string(row["wrong_zeros"].get<std::size_t>()) + ")")
+      << (row["wrong_zero_max_x"].is_null() ? std::string("–")
+                                            : "`" + row["wrong_zero_max_x"].get<std::string>() + "`")
+      << (row["wrong_zeros"].get<std::size_t>() == 0
+              ? std::string()
+              : " (" + std::to_string(row["wrong_zeros"].get<std::size_t>()) + ")")
       << " | " << (nan.empty() ? "–" : nan) << " | " << fws << " | " << verdict(row) << "\n";
   }
   o << "\n";

@@ -124,8 +124,9 @@ struct Row {
   // against == form whatever the claim: measured, never gated unless it is the claim.
   std::size_t framework_breaks = 0;
   std::optional<double> framework_break_x, framework_break_expected, framework_break_got;
-  // Where the result collapses to zero: the greatest input x < 0 whose result is ±0 while the
-  // correctly rounded value is not zero (the negative tail's flush), and how many such inputs.
+  // Where the negative tail collapses to zero: the greatest input x <= -1 whose result is ±0
+  // although zero is not even a faithful rounding of the exact value; and how many inputs (any x)
+  // get such a wrong zero.
   std::optional<double> wrong_zero_max_x;
   std::size_t wrong_zeros = 0;
   // NaN where the value is a number: the smallest |x| (finite inputs) and whether ±inf do it.

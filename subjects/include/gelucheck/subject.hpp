@@ -181,6 +181,8 @@ struct OpenOptions {
 // Opens a subject from its spec (docs/subjects.md):
 //   accurate | naive | reference     the built-ins (the library's two paths; the MPFR reference)
 //   broken:NAME                      a deliberately broken variant (broken_names())
+//   torch[:batch|element|strided]    PyTorch's F.gelu through its adapter (one thread)
+//   onednn                           oneDNN's eltwise GELU through its lib: adapter
 //   lib:PATH[:MAP]                   a shared library exporting the C ABI, loaded in a child process
 //   cmd:COMMAND ARGS...              a program speaking the subject protocol on stdin/stdout
 //   npy:DIR                          arrays saved from any framework
