@@ -53,8 +53,11 @@ int run_report(const report::Options& opt, const RunTargets& t) {
                   s.properties.status.c_str(), s.properties.reason.c_str());
     if (!s.not_measured.empty()) {
       std::string ops;
-      for (const std::string& nm : s.not_measured) ops += (ops.empty() ? "" : ", ") + nm.substr(0, nm.find(':'));
-      std::printf("%s: %s: not measured (see report.md): %s\n", who, s.spec.c_str(), ops.c_str());
+      for (const std::string& p : s.provides) ops += (ops.empty() ? "" : ", ") + p;
+      std::printf("%s: %s provides %zu of %zu ops (%s); the others are not measured (report.md "
+                  "says why)\n",
+                  who, s.spec.c_str(), s.provides.size(), subject::all_ops().size(),
+                  ops.empty() ? "none" : ops.c_str());
     }
   }
   if (rep.gate_failures.empty()) {
