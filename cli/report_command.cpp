@@ -2,8 +2,8 @@
 // the built-in accuracy campaign and writes DIR/report.json, DIR/report.md and the plots
 // (reports/, docs/report.md).
 //
-// Exit codes: those of main.cpp (0 ok, 2 usage — bad option or value, 3 failure — e.g. --out not
-// writable, gnuplot failed), plus kExitGate (4): with --gate, a claim is broken or a property
+// Exit codes: those of main.cpp (0 ok, 2 usage — bad option or value, an --out that must not be
+// replaced (gelucheck/output_dir.hpp), 3 failure — e.g. --out not writable, gnuplot failed), plus kExitGate (4): with --gate, a claim is broken or a property
 // failed or could not be run; the report is written all the same.
 #include <unistd.h>
 
@@ -16,6 +16,7 @@
 
 #include "commands.hpp"
 #include "exit_codes.hpp"
+#include "gelucheck/output_dir.hpp"
 #include "gelucheck/report.hpp"
 
 namespace gelucheck::cli {
@@ -58,7 +59,7 @@ std::function<int()> add_report_command(CLI::App& app) {
                 "forms, value and derivative) against the MPFR reference, the tanh-erf gap and "
                 "the property suite; write DIR/report.json, DIR/report.md and plots");
   sub->add_option("--out", args->out,
-                  "Directory to write (replaced only if empty or holding a previous report)")
+                  "Directory to write (an existing one is replaced only if empty or a gelucheck output holding nothing else; docs/cli.md)")
       ->capture_default_str();
   sub->add_option("--seed", args->seed,
                   "Seed of the random inputs and of the property suite: an unsigned 64-bit "
@@ -114,13 +115,18 @@ std::function<int()> add_report_command(CLI::App& app) {
 
     try {
       report::check_writable(args->out);  // fail before the campaign, not after it
+    } catch (const output::Refused& e) {
+      return usage(e.what());
     } catch (const std::exception& e) {
       std::fprintf(stderr, "gelucheck report: %s\n", e.what());
       return kExitFailure;
     }
     const report::Report rep = report::run(opt);
     try {
-      report::write(rep, args->out);
+      for (const std::string& note : report::write(rep, args->out))
+        std::fprintf(stderr, "gelucheck report: %s\n", note.c_str());
+    } catch (const output::Refused& e) {
+      return usage(e.what());
     } catch (const std::exception& e) {
       std::fprintf(stderr, "gelucheck report: %s\n", e.what());
       return kExitFailure;

@@ -194,13 +194,15 @@ std::vector<std::string> gate_failures(const Report& r);
 nlohmann::ordered_json to_json(const Report& r);
 std::string to_markdown(const nlohmann::ordered_json& j);
 
-// Writes report.json, report.md and (Options::plots) the plots into `out`, atomically: everything
-// goes into a fresh directory beside `out` that is renamed into place at the end. An existing
-// `out` is replaced only when it is empty or holds a previous report (report.json); anything else
-// is refused. Throws std::runtime_error with a message naming the path on failure.
-void write(const Report& r, const std::string& out);
-// Checks that `out` can be written (its parent exists or can be made, is a writable directory,
-// and `out` is absent, empty or a previous report) before the campaign spends its minutes.
+// Writes report.json, report.md and (Options::plots) the plots into `out` through
+// output::Writer (gelucheck/output_dir.hpp): into a fresh directory beside `out`, swapped into
+// place when complete; an existing `out` is replaced only when it is empty or a gelucheck output
+// holding nothing but what its marker lists. Throws output::Refused when `out` must not be
+// replaced (a usage error), std::runtime_error naming the path on any other failure. Returns
+// the writer's notes (stale temporary directories removed beside `out`, ...).
+std::vector<std::string> write(const Report& r, const std::string& out);
+// Checks that `out` can be written (as write() would accept it, and a directory can be made
+// beside it) before the campaign spends its minutes. Throws like write().
 void check_writable(const std::string& out);
 
 }  // namespace gelucheck::report
