@@ -114,7 +114,8 @@ void inspect(const fs::path& dir, const std::string& shown) {
     for (fs::path p = fs::path(f).parent_path(); !p.empty(); p = p.parent_path()) dirs.insert(p.string());
   std::vector<std::string> bad;
   for (const auto& [rel, st] : entries) {
-    if (rel == kMarker) continue;
+    // The temporary marker of a run killed by SIGKILL in the instant after its swap.
+    if (rel == kMarker || (rel == cleanup::kTempMarker && st.type() == fs::file_type::regular)) continue;
     if (listed->count(rel)) {
       if (st.type() != fs::file_type::regular) bad.push_back(rel + " (listed as a file, now " + kind_of(st) + ")");
     } else if (dirs.count(rel)) {
@@ -321,10 +322,13 @@ void Writer::commit() {
   marker["written_by"] = m.written_by;
   marker["files"] = files;
   write_file(kMarker, marker.dump(2) + "\n");
-  // From here on the directory is the finished output: it must not carry the temporary marker
-  // into place. (Until the swap it is still registered, so a signal removes it all the same.)
-  fs::remove(tmp / cleanup::kTempMarker);
   cleanup::test_stall("written");
+  // The temporary marker goes into place with the rest and is removed right after the swap, in
+  // the same signal-free step; only a SIGKILL in between leaves it there, and inspect() lets it
+  // be. (Removed before the swap, a SIGKILL in between would leave an unmarked directory that no
+  // later run may remove.)
+  const fs::path placed_marker = target / cleanup::kTempMarker;
+  std::error_code ec;  // (its removal can only fail if it is already gone)
 
   std::string old;  // where the previous content went, to be removed
   bool done = false;
@@ -339,6 +343,7 @@ void Writer::commit() {
         rc = rename(tmp.c_str(), target.c_str());  // replaces an empty directory at most
       if (rc == 0) {
         cleanup::remove_path(m.tmp.token);
+        fs::remove(placed_marker, ec);
         done = true;
       } else if (errno != EEXIST && errno != ENOTEMPTY) {
         throw std::runtime_error("cannot move " + tmp.string() + " to " + target.string() + ": " + errno_text());
@@ -361,6 +366,7 @@ void Writer::commit() {
           }
           throw;
         }
+        fs::remove(placed_marker, ec);
         cleanup::mark_temp_dir(tmp.string());  // a SIGKILL from here on leaves it to the sweep
         old = tmp.string();
         done = true;
@@ -393,6 +399,7 @@ void Writer::commit() {
     }
     cleanup::remove_path(m.tmp.token);
     m.tmp.token = cleanup::add_path(aside);
+    fs::remove(placed_marker, ec);
     cleanup::mark_temp_dir(aside);
     old = aside;
     done = true;

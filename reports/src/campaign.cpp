@@ -15,11 +15,13 @@
 #include <limits>
 #include <algorithm>
 #include <mutex>
+#include <optional>
 #include <stdexcept>
 #include <thread>
 
 #include <mpfr.h>
 
+#include "gelucheck/cleanup.hpp"
 #include "gelucheck/measure.hpp"
 #include "gelucheck/reference.hpp"
 #include "gelucheck/report.hpp"
@@ -231,10 +233,14 @@ void parallel_for(std::size_t n, unsigned threads, const Progress& progress, con
     mpfr_free_cache();  // MPFR's per-thread constant caches (π, ...)
   };
   std::vector<std::thread> pool;
+  // The workers start with SIGINT/SIGTERM/SIGHUP blocked (they inherit the mask), so the signal
+  // handler runs on the calling thread (cleanup.hpp).
+  std::optional<cleanup::BlockSignals> block(std::in_place);
   for (unsigned t = 1; t < std::max(1u, threads); ++t) pool.emplace_back(worker);
   if (progress.enabled) {
     // The calling thread reports progress while the pool works, then joins in.
     std::thread reporter_worker(worker);
+    block.reset();
     while (done.load() < n && !failure) {
       progress.show(what, done.load(), n);
       std::this_thread::sleep_for(std::chrono::milliseconds(250));
@@ -243,6 +249,7 @@ void parallel_for(std::size_t n, unsigned threads, const Progress& progress, con
     for (auto& t : pool) t.join();
     if (!failure) progress.show(what, n, n);
   } else {
+    block.reset();
     worker();
     for (auto& t : pool) t.join();
   }

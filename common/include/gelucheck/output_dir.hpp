@@ -9,7 +9,9 @@
 //    instant either the complete old directory or the complete new one.
 //  * An existing target is replaced only when it is empty, or holds a marker and nothing but the
 //    marker, the files it lists and the directories leading to them (regular files and real
-//    directories: a symbolic link or a directory where a file was listed is not ours). Anything
+//    directories: a symbolic link or a directory where a file was listed is not ours), and
+//    perhaps cleanup's temporary marker (left by a run killed with SIGKILL just after its
+//    swap: the marker travels with the new directory and is removed right after). Anything
 //    else is refused (Refused), whatever the path spells: `.`, `x/..`, a symbolic link (refused
 //    as such; `link/` means the directory it points to), the current directory or one of its
 //    ancestors (refused even when empty: a shell standing in it would be left in a deleted
