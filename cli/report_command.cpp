@@ -18,6 +18,7 @@
 #include "exit_codes.hpp"
 #include "gelucheck/output_dir.hpp"
 #include "gelucheck/report.hpp"
+#include "gelucheck/resources.hpp"
 
 namespace gelucheck::cli {
 namespace {
@@ -48,6 +49,25 @@ std::optional<std::uint64_t> parse_uint(const std::string& s, std::uint64_t lo, 
 int usage(const std::string& msg) {
   std::fprintf(stderr, "gelucheck report: %s\n", msg.c_str());
   return kExitUsage;
+}
+
+// Refuses (usage, exit 2) a run that will not fit in memory, saying how much it needs; says how
+// long it will take when that is long, or on a terminal.
+int check_resources(const report::Options& opt, const std::string& points) {
+  const report::Estimate est = report::estimate(opt);
+  const AvailableMemory avail = available_memory(opt.threads);
+  if (est.bytes > avail.bytes)
+    return usage("--points " + points + " needs about " + mebibytes(est.bytes) +
+                 " of memory (8 bytes per input and about 32 MiB besides), but " + avail.source +
+                 " is " + mebibytes(avail.bytes) + "; ask for fewer points");
+  constexpr double kLong = 3600;  // a run this long is said even without a terminal
+  if (opt.progress || est.seconds > kLong)
+    std::fprintf(stderr, "gelucheck report: about %s of work on %u thread(s) (estimated from "
+                 "--points; the property suite and the plots come on top), %s of memory%s\n",
+                 report::describe_seconds(est.seconds).c_str(), opt.threads,
+                 mebibytes(est.bytes).c_str(),
+                 est.seconds > kLong ? "; SIGINT or SIGTERM stops it cleanly" : "");
+  return kExitOk;
 }
 
 }  // namespace
@@ -112,6 +132,7 @@ std::function<int()> add_report_command(CLI::App& app) {
     opt.planted_regression_ulps = args->planted;
     if (args->no_properties && !args->proptests.empty())
       return usage("--proptests and --no-properties contradict each other");
+    if (const int rc = check_resources(opt, args->points); rc != kExitOk) return rc;
 
     try {
       report::check_writable(args->out);  // fail before the campaign, not after it

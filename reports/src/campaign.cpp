@@ -204,14 +204,21 @@ void stats_finish(Stats& s) {
 
 void Progress::show(const char* what, std::size_t done, std::size_t total) const {
   if (!enabled) return;
-  std::fprintf(stderr, "\r[gelucheck report] %s: %zu/%zu (%3.0f%%)   ", what, done, total,
-               total ? 100.0 * static_cast<double>(done) / static_cast<double>(total) : 100.0);
+  const auto now = std::chrono::steady_clock::now();
+  if (what != phase_) {
+    phase_ = what;
+    start_ = now;
+  }
+  const double elapsed = std::chrono::duration<double>(now - start_).count();
+  std::fprintf(stderr, "\r%s   ", progress_line(what, done, total, elapsed).c_str());
   if (done == total) std::fputc('\n', stderr);
   std::fflush(stderr);
 }
 
 void parallel_for(std::size_t n, unsigned threads, const Progress& progress, const char* what,
-                  const std::function<void(std::size_t)>& body) {
+                  const std::function<void(std::size_t)>& body, std::size_t shown_before,
+                  std::size_t shown_total) {
+  if (shown_total == 0) shown_total = n;
   constexpr std::size_t kChunk = 64;
   std::atomic<std::size_t> next{0}, done{0};
   std::exception_ptr failure;
@@ -242,12 +249,12 @@ void parallel_for(std::size_t n, unsigned threads, const Progress& progress, con
     std::thread reporter_worker(worker);
     block.reset();
     while (done.load() < n && !failure) {
-      progress.show(what, done.load(), n);
+      progress.show(what, shown_before + done.load(), shown_total);
       std::this_thread::sleep_for(std::chrono::milliseconds(250));
     }
     reporter_worker.join();
     for (auto& t : pool) t.join();
-    if (!failure) progress.show(what, n, n);
+    if (!failure) progress.show(what, shown_before + n, shown_total);
   } else {
     block.reset();
     worker();
@@ -256,62 +263,86 @@ void parallel_for(std::size_t n, unsigned threads, const Progress& progress, con
   if (failure) std::rethrow_exception(failure);
 }
 
+namespace {
+// The bin of Row::plot_envelope that holds x (in [kPlotLo, kPlotHi]).
+std::size_t plot_bin(double x) {
+  const auto nbins = static_cast<std::size_t>((kPlotHi - kPlotLo) / kPlotBin) + 1;
+  return std::min(nbins - 1, static_cast<std::size_t>((x - kPlotLo) / kPlotBin));
+}
+}  // namespace
+
 std::vector<Row> campaign(Format fmt, const std::vector<double>& xs, const Options& opt,
                           const Progress& progress) {
   const std::vector<RowSpec> specs = row_specs();
   const std::size_t n = xs.size(), m = specs.size();
-  std::vector<Error> err(n * m);
-  std::vector<double> got(n * m);
-  std::vector<unsigned char> flags(n * m);
-  parallel_for(n, opt.threads, progress,
-               fmt == Format::binary64 ? "campaign binary64" : "campaign binary32",
-               [&](std::size_t i) {
-    const double x = xs[i];
-    for (Quantity q : {Quantity::value, Quantity::derivative}) {
-      const ref::Enclosure exact_tanh = ref::enclose(Form::tanh, q, x, 128);
-      const ref::Enclosure exact_erf = ref::enclose(Form::erf, q, x, 128);
-      for (std::size_t k = 0; k < m; ++k) {
-        const RowSpec& s = specs[k];
-        if (s.quantity != q) continue;
-        double r = evaluate(s.path, s.form, q, fmt, x);
-        if (s.path == Path::accurate) {
-          for (int j = 0; j < opt.planted_regression_ulps; ++j) r = next_away(fmt, r);
-          if (opt.plant.any() && plant_applies(opt.plant, s, fmt, x)) {
-            for (int j = 0; j < opt.plant.ulps; ++j) r = next_away(fmt, r);
-            if (opt.plant.plus_zero && r == 0 && std::signbit(r)) r = 0.0;
+  std::vector<Row> rows;
+  for (const RowSpec& s : specs) {
+    Row row{s.path, fmt, s.form, s.quantity, s.against, std::vector<Stats>(std::size(kRegions)),
+            {}, std::nullopt, true, 0, std::nullopt, std::nullopt, std::nullopt, 0, false, {}};
+    if (s.against == s.form) row.claim = claim(s.path, fmt);
+    row.plot_envelope.assign(plot_bin(kPlotHi) + 1, -1);
+    rows.push_back(std::move(row));
+  }
+  // The points are measured a chunk at a time and folded into the rows in input order, so memory
+  // stays bounded whatever --points says (kCampaignChunk · m results at a time: kChunkBytes in
+  // internal.hpp) and the numbers are those of one pass over all points.
+  const std::size_t chunk = opt.campaign_chunk ? opt.campaign_chunk : kCampaignChunk;
+  std::vector<Error> err(chunk * m);
+  std::vector<double> got(chunk * m);
+  std::vector<unsigned char> flags(chunk * m);
+  for (std::size_t base = 0; base < n; base += chunk) {
+    const std::size_t cn = std::min(chunk, n - base);
+    parallel_for(cn, opt.threads, progress,
+                 fmt == Format::binary64 ? "campaign binary64" : "campaign binary32",
+                 [&](std::size_t c) {
+      const double x = xs[base + c];
+      for (Quantity q : {Quantity::value, Quantity::derivative}) {
+        const ref::Enclosure exact_tanh = ref::enclose(Form::tanh, q, x, 128);
+        const ref::Enclosure exact_erf = ref::enclose(Form::erf, q, x, 128);
+        for (std::size_t k = 0; k < m; ++k) {
+          const RowSpec& s = specs[k];
+          if (s.quantity != q) continue;
+          double r = evaluate(s.path, s.form, q, fmt, x);
+          if (s.path == Path::accurate) {
+            for (int j = 0; j < opt.planted_regression_ulps; ++j) r = next_away(fmt, r);
+            if (opt.plant.any() && plant_applies(opt.plant, s, fmt, x)) {
+              for (int j = 0; j < opt.plant.ulps; ++j) r = next_away(fmt, r);
+              if (opt.plant.plus_zero && r == 0 && std::signbit(r)) r = 0.0;
+            }
           }
+          const ref::Enclosure& y = s.against == Form::tanh ? exact_tanh : exact_erf;
+          got[c * m + k] = r;
+          err[c * m + k] = measure(r, y, fmt);
+          flags[c * m + k] = measure_flags(r, err[c * m + k], y, fmt);
         }
-        const ref::Enclosure& y = s.against == Form::tanh ? exact_tanh : exact_erf;
-        got[i * m + k] = r;
-        err[i * m + k] = measure(r, y, fmt);
-        flags[i * m + k] = measure_flags(r, err[i * m + k], y, fmt);
+      }
+    }, base, n);
+
+    for (std::size_t k = 0; k < m; ++k) {
+      Row& row = rows[k];
+      for (std::size_t c = 0; c < cn; ++c) {
+        const double x = xs[base + c];
+        const Error& e = err[c * m + k];
+        for (Region r : regions_of(x, fmt))
+          stats_add(row.regions[static_cast<std::size_t>(r)], x, got[c * m + k], e, flags[c * m + k]);
+        if (row.claim && !meets(*row.claim, e) && row.claim_breaks++ == 0) {
+          row.break_x = x;
+          row.break_got = got[c * m + k];
+          row.break_ulp = e.ulp;
+          row.break_zero_sign = e.zero_sign_mismatch;
+        }
+        histogram_add(row.histogram, e.ulp);
+        if (x >= kPlotLo && x <= kPlotHi) {
+          double& worst = row.plot_envelope[plot_bin(x)];
+          worst = std::max(worst, std::isnan(e.ulp) ? kInf : e.ulp);
+        }
       }
     }
-  });
+  }
 
-  std::vector<Row> rows;
   for (std::size_t k = 0; k < m; ++k) {
     const RowSpec& s = specs[k];
-    Row row{s.path, fmt, s.form, s.quantity, s.against, std::vector<Stats>(std::size(kRegions)),
-            {}, std::nullopt, true, 0, std::nullopt, std::nullopt, std::nullopt, 0, false, {}, {}};
-    if (s.against == s.form) row.claim = claim(s.path, fmt);
-    for (std::size_t i = 0; i < n; ++i) {
-      const double x = xs[i];
-      const Error& e = err[i * m + k];
-      for (Region r : regions_of(x, fmt))
-        stats_add(row.regions[static_cast<std::size_t>(r)], x, got[i * m + k], e, flags[i * m + k]);
-      if (row.claim && !meets(*row.claim, e) && row.claim_breaks++ == 0) {
-        row.break_x = x;
-        row.break_got = got[i * m + k];
-        row.break_ulp = e.ulp;
-        row.break_zero_sign = e.zero_sign_mismatch;
-      }
-      histogram_add(row.histogram, e.ulp);
-      if (x >= -40 && x <= 10) {
-        row.plot_x.push_back(x);
-        row.plot_ulp.push_back(e.ulp);
-      }
-    }
+    Row& row = rows[k];
     for (Stats& st : row.regions) {
       stats_finish(st);
       // The correctly rounded value at the worst input, for the reader (input, expected, got).
@@ -321,7 +352,6 @@ std::vector<Row> campaign(Format fmt, const std::vector<double>& xs, const Optio
     // mismatch, and the sign of zero where the claim includes it).
     row.meets_claim = row.claim_breaks == 0;
     if (row.break_x) row.break_expected = ref::correctly_rounded(s.against, s.quantity, *row.break_x, fmt);
-    rows.push_back(std::move(row));
   }
   return rows;
 }

@@ -103,6 +103,22 @@ TEST_F(ReportCli, RefusesToReplaceADirectoryThatIsNotAReport) {
   EXPECT_EQ(entries(), std::vector<std::string>{"mine"});
 }
 
+TEST_F(ReportCli, WorkThatDoesNotFitInMemoryIsRefusedBeforeItStarts) {
+  // 10^8 points keep 8 bytes each of inputs (800 MB; estimate() in reports/src/report.cpp);
+  // under a 400 MB address-space limit that cannot fit: refused at once with the figures,
+  // not a std::bad_alloc after a second (or the OOM killer after hours).
+  const std::string limit = "ulimit -v 400000;";
+  const std::string base = "report --quiet --no-plots --no-properties --out '" + (dir / "r").string() + "'";
+  Result r = run(base + " --points 100000000", limit);
+  EXPECT_EQ(r.code, 2) << r.err;
+  EXPECT_NE(r.err.find("--points 100000000 needs about 795 MiB"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("RLIMIT_AS"), std::string::npos) << r.err;
+  EXPECT_TRUE(entries().empty());
+  // What fits runs under the same limit.
+  r = run(base + " --points 16", limit);
+  EXPECT_EQ(r.code, 0) << r.err;
+}
+
 TEST_F(ReportCli, WritesTheReportAndPlotsAndReplacesAPreviousOne) {
   const fs::path out = dir / "r";
   const std::string args = "report --points 32 --quiet --no-properties --out '" + out.string() + "'";

@@ -72,8 +72,25 @@ struct Options {
   // TEST ONLY, finer plants (tests/report): one region, one function, or a wrong sign of zero.
   // Not reachable from the CLI. Applied after planted_regression_ulps.
   Plant plant;
+  // TEST ONLY: points measured at a time by the campaign (0: its default, kCampaignChunk in
+  // reports/src/internal.hpp), to show that the chunks change no number. Not reachable from the CLI.
+  std::size_t campaign_chunk = 0;
 };
 
+
+// What a run of `opt` will take, estimated before it starts from the work asked (docs/report.md,
+// "Resources"): the peak memory of gelucheck itself (the property suite and gnuplot are other
+// processes) and the seconds of the campaign and the gap on opt.threads threads.
+struct Estimate {
+  std::uint64_t bytes = 0;
+  double seconds = 0;
+};
+Estimate estimate(const Options& opt);
+// "45 s", "12 min", "3.5 h", "2.1 days".
+std::string describe_seconds(double s);
+// The progress line: "[gelucheck report] WHAT: DONE/TOTAL ( P%), ETA T", the ETA from the rate
+// so far (`elapsed` seconds into the phase), once a second has passed and some work is done.
+std::string progress_line(const char* what, std::size_t done, std::size_t total, double elapsed);
 
 const char* path_name(Path p);       // "accurate", "naive"
 const char* type_name(Format fmt);   // "double" (binary64), "float" (binary32)
@@ -112,6 +129,8 @@ struct Histogram {
 // home of the library's claims; the naive path claims nothing.
 using gelucheck::Claim;
 
+inline constexpr double kPlotLo = -40, kPlotHi = 10, kPlotBin = 0.05;
+
 struct Row {
   Path path;
   Format format;           // binary64 (double) or binary32 (float)
@@ -129,8 +148,10 @@ struct Row {
   std::optional<double> break_x, break_expected, break_got;
   double break_ulp = 0;
   bool break_zero_sign = false;
-  // Per-point data for the plots: x and ulp error of every input in [-40, 10] (grid + hard points).
-  std::vector<double> plot_x, plot_ulp;
+  // For the plots: the largest ulp error (+inf for a NaN mismatch) of the inputs in each bin of
+  // width kPlotBin over [kPlotLo, kPlotHi] (grid and hard points), -1 where a bin has none.
+  // Binned as the points are measured, so it takes the same memory for any number of points.
+  std::vector<double> plot_envelope;
 };
 
 struct InputCounts {
