@@ -46,8 +46,8 @@ function(gelucheck_add_test)
 endfunction()
 
 # gelucheck_add_fuzzer(NAME name SOURCES ... LIBS ...)
-# One libFuzzer target, NAME_fuzzer, from SOURCES defining LLVMFuzzerTestOneInput; its seed
-# corpus is fuzz/corpus/NAME/. With GELUCHECK_FUZZ (a clang build) it is the fuzzer itself
+# One libFuzzer target, NAME_fuzzer, from SOURCES defining LLVMFuzzerTestOneInput; its
+# starting corpus is fuzz/corpus/NAME/. With GELUCHECK_FUZZ (a clang build) it is the fuzzer itself
 # (-fsanitize=fuzzer,address,undefined), listed for fuzz/run_fuzzers.cmake. In every build with
 # tests it is also NAME_fuzz_replay, the same sources with a plain main (fuzz/replay_main.cpp)
 # that runs each file of the starting corpus once: a CTest test, so that any compiler builds the
