@@ -51,8 +51,8 @@ std::function<int()> add_check_command(CLI::App& app) {
                   "allclose:atol=A,rtol=R, for all functions and formats, or FUNCTION[@DT]=CLAIM "
                   "for some (repeatable; later items override earlier ones where they overlap)");
   sub->add_option("--out", args->out,
-                  "Directory to write (replaced only if empty or holding a previous report that "
-                  "gelucheck wrote)")
+                  "Directory to write (an existing one is replaced only if empty or a gelucheck "
+                  "output holding nothing else; docs/cli.md)")
       ->capture_default_str();
   sub->add_option("--junit", args->junit,
                   "Also write JUnit XML here: a test case per property, per claimed row and per "

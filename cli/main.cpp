@@ -5,6 +5,7 @@
 // /dev/full`), never a silently wrong answer; 4 report --gate.
 #include <cstdio>
 #include <exception>
+#include <new>
 #include <iostream>
 #include <string>
 #include <utility>
@@ -76,6 +77,12 @@ int main(int argc, char** argv) {
         rc = action();
         break;
       }
+  } catch (const std::bad_alloc&) {
+    // The commands refuse what they can tell will not fit (gelucheck/resources.hpp); this is what
+    // got past that estimate.
+    std::fflush(stdout);
+    std::fprintf(stderr, "gelucheck: out of memory; ask for less work\n");
+    return cli::kExitFailure;
   } catch (const std::exception& e) {
     std::fflush(stdout);
     std::fprintf(stderr, "gelucheck: %s\n", e.what());

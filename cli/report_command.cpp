@@ -5,9 +5,10 @@
 // only the subjects that claim something (the library's accurate path): peers are measured, not
 // gated.
 //
-// Exit codes: those of main.cpp (0 ok, 2 usage, 3 failure — e.g. --out not writable, gnuplot
-// failed), plus kExitGate (4): with --gate, a claim is broken or a property failed or could not
-// be run; the report is written all the same.
+// Exit codes: those of main.cpp (0 ok, 2 usage — a bad option or value, an --out that must not be
+// replaced (gelucheck/output_dir.hpp), a run that does not fit in memory; 3 failure — e.g. --out
+// not writable, gnuplot failed), plus kExitGate (4): with --gate, a claim is broken or a property
+// failed or could not be run; the report is written all the same.
 #include <stdlib.h>
 #include <unistd.h>
 
@@ -153,8 +154,8 @@ std::function<int()> add_report_command(CLI::App& app) {
                 "derivative — with the tanh-erf gap and the property suite on each; write "
                 "DIR/report.json, DIR/report.md and plots");
   sub->add_option("--out", args->out,
-                  "Directory to write (replaced only if empty or holding a previous report that "
-                  "gelucheck wrote)")
+                  "Directory to write (an existing one is replaced only if empty or a gelucheck "
+                  "output holding nothing else; docs/cli.md)")
       ->capture_default_str();
   sub->add_option("--subject", args->subjects,
                   "Measure these subjects instead of accurate, naive and the peers (repeatable; "

@@ -6,14 +6,44 @@
 
 #include "commands.hpp"
 #include "exit_codes.hpp"
+#include "gelucheck/output_dir.hpp"
 #include "gelucheck/report.hpp"
+#include "gelucheck/resources.hpp"
 
 namespace gelucheck::cli {
+namespace {
+
+// Refuses (usage, exit 2) a run that will not fit in memory, saying how much it needs; says how
+// long it will take when that is long, or on a terminal.
+int check_resources(const report::Options& opt, const char* who) {
+  const report::Estimate est = report::estimate(opt);
+  const AvailableMemory avail = available_memory(opt.threads);
+  if (est.bytes > avail.bytes) {
+    std::fprintf(stderr, "%s: --points %zu needs about %s of memory (8 bytes per input and about "
+                 "32 MiB besides), but %s is %s; ask for fewer points\n", who, opt.points,
+                 mebibytes(est.bytes).c_str(), avail.source.c_str(), mebibytes(avail.bytes).c_str());
+    return kExitUsage;
+  }
+  constexpr double kLong = 3600;  // a run this long is said even without a terminal
+  if (opt.progress || est.seconds > kLong)
+    std::fprintf(stderr, "%s: about %s of work on %u thread(s) (estimated from --points; the "
+                 "property suite, the plots and slow subjects come on top), %s of memory%s\n", who,
+                 report::describe_seconds(est.seconds).c_str(), opt.threads,
+                 mebibytes(est.bytes).c_str(),
+                 est.seconds > kLong ? "; SIGINT or SIGTERM stops it cleanly" : "");
+  return kExitOk;
+}
+
+}  // namespace
 
 int run_report(const report::Options& opt, const RunTargets& t) {
   const char* who = opt.command.c_str();
+  if (const int rc = check_resources(opt, who); rc != kExitOk) return rc;
   try {
     report::check_writable(t.out);  // fail before the campaign, not after it
+  } catch (const output::Refused& e) {
+    std::fprintf(stderr, "%s: %s\n", who, e.what());
+    return kExitUsage;
   } catch (const std::exception& e) {
     std::fprintf(stderr, "%s: %s\n", who, e.what());
     return kExitFailure;
@@ -26,7 +56,11 @@ int run_report(const report::Options& opt, const RunTargets& t) {
     return e.kind == subject::SpecError::Kind::usage ? kExitUsage : kExitFailure;
   }
   try {
-    report::write(rep, t.out);
+    for (const std::string& note : report::write(rep, t.out))
+      std::fprintf(stderr, "%s: %s\n", who, note.c_str());
+  } catch (const output::Refused& e) {
+    std::fprintf(stderr, "%s: %s\n", who, e.what());
+    return kExitUsage;
   } catch (const std::exception& e) {
     std::fprintf(stderr, "%s: %s\n", who, e.what());
     return kExitFailure;

@@ -10,9 +10,14 @@ set(GELUCHECK_FP_FLAGS -ffp-contract=off -fno-fast-math)
 set(GELUCHECK_SANITIZE_FLAGS -fsanitize=address,undefined)
 
 # Builds tgt with the sanitizers when GELUCHECK_SANITIZE is on (also for targets, such as the C
-# client of the shared library, that do not take the project's warning flags).
+# client of the shared library, that do not take the project's warning flags). A fuzzing build
+# (GELUCHECK_FUZZ, clang) instruments every target for libFuzzer's coverage as well.
 function(gelucheck_target_sanitize tgt)
-  if(GELUCHECK_SANITIZE)
+  if(GELUCHECK_FUZZ)
+    target_compile_options(${tgt} PRIVATE -fsanitize=fuzzer-no-link,address,undefined
+                                          -fno-omit-frame-pointer -fno-sanitize-recover=undefined)
+    target_link_options(${tgt} PRIVATE -fsanitize=address,undefined)
+  elseif(GELUCHECK_SANITIZE)
     target_compile_options(${tgt} PRIVATE ${GELUCHECK_SANITIZE_FLAGS} -fno-omit-frame-pointer
                                           -fno-sanitize-recover=undefined)
     target_link_options(${tgt} PRIVATE ${GELUCHECK_SANITIZE_FLAGS})
@@ -37,5 +42,37 @@ function(gelucheck_add_test)
   endif()
   if(T_TIMEOUT)
     set_tests_properties(${T_NAME} PROPERTIES TIMEOUT ${T_TIMEOUT})
+  endif()
+endfunction()
+
+# gelucheck_add_fuzzer(NAME name SOURCES ... LIBS ...)
+# One libFuzzer target, NAME_fuzzer, from SOURCES defining LLVMFuzzerTestOneInput; its
+# starting corpus is fuzz/corpus/NAME/. With GELUCHECK_FUZZ (a clang build) it is the fuzzer itself
+# (-fsanitize=fuzzer,address,undefined), listed for fuzz/run_fuzzers.cmake. In every build with
+# tests it is also NAME_fuzz_replay, the same sources with a plain main (fuzz/replay_main.cpp)
+# that runs each file of the starting corpus once: a CTest test, so that any compiler builds the
+# target and replays its corpus.
+function(gelucheck_add_fuzzer)
+  cmake_parse_arguments(F "" "NAME" "SOURCES;LIBS" ${ARGN})
+  set(corpus ${PROJECT_SOURCE_DIR}/fuzz/corpus/${F_NAME})
+  if(NOT IS_DIRECTORY ${corpus})
+    message(FATAL_ERROR "gelucheck_add_fuzzer(${F_NAME}): no starting corpus at ${corpus}")
+  endif()
+  if(GELUCHECK_FUZZ)
+    add_executable(${F_NAME}_fuzzer ${F_SOURCES})
+    target_compile_options(${F_NAME}_fuzzer PRIVATE ${GELUCHECK_WARNINGS} ${GELUCHECK_FP_FLAGS}
+                           -fsanitize=fuzzer,address,undefined -fno-omit-frame-pointer
+                           -fno-sanitize-recover=undefined)
+    target_link_options(${F_NAME}_fuzzer PRIVATE -fsanitize=fuzzer,address,undefined)
+    target_link_libraries(${F_NAME}_fuzzer PRIVATE ${F_LIBS})
+    set_property(GLOBAL APPEND PROPERTY GELUCHECK_FUZZERS
+                 "${F_NAME}|$<TARGET_FILE:${F_NAME}_fuzzer>|${corpus}")
+    set_property(GLOBAL APPEND PROPERTY GELUCHECK_FUZZER_TARGETS ${F_NAME}_fuzzer)
+  elseif(GELUCHECK_BUILD_TESTS)
+    add_executable(${F_NAME}_fuzz_replay ${F_SOURCES} ${PROJECT_SOURCE_DIR}/fuzz/replay_main.cpp)
+    gelucheck_target_defaults(${F_NAME}_fuzz_replay)
+    target_link_libraries(${F_NAME}_fuzz_replay PRIVATE ${F_LIBS})
+    add_test(NAME ${F_NAME}_fuzz_replay COMMAND ${F_NAME}_fuzz_replay ${corpus})
+    set_tests_properties(${F_NAME}_fuzz_replay PROPERTIES LABELS fuzz TIMEOUT 120)
   endif()
 endfunction()

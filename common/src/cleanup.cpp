@@ -201,6 +201,13 @@ std::string marker_text() {
          host_name() + "\nboot " + boot_id() + "\n";
 }
 
+bool write_marker(const std::string& dir) {
+  std::ofstream f(dir + "/" + kTempMarker);
+  f << marker_text();
+  f.close();
+  return static_cast<bool>(f);
+}
+
 // Whether `name` is `.STEM.tmp-XXXXXX`, the shape make_temp_dir gives.
 bool temp_shaped(const std::string& name) {
   const std::string tag = ".tmp-";
@@ -272,16 +279,14 @@ TempDir make_temp_dir(const std::string& parent, const std::string& stem) {
   TempDir t;
   t.path = templ;
   t.token = add_path(t.path);
-  const std::string marker = t.path + "/" + kTempMarker;
-  std::ofstream f(marker);
-  f << marker_text();
-  f.close();
-  if (!f) {
+  if (!write_marker(t.path)) {
     remove_temp_dir(t);
-    throw std::runtime_error("cannot write " + marker);
+    throw std::runtime_error("cannot write " + t.path + "/" + kTempMarker);
   }
   return t;
 }
+
+void mark_temp_dir(const std::string& dir) { write_marker(dir); }
 
 void remove_temp_dir(TempDir& t) {
   if (!t.path.empty()) remove_tree(t.path.c_str());

@@ -63,22 +63,6 @@ std::string hexfloat(double x) {
   return buf;
 }
 
-std::string decimal_roundtrip(double x, Format fmt) {
-  if (std::isnan(x)) return "nan";
-  if (std::isinf(x)) return x > 0 ? "inf" : "-inf";
-  // Digits that round-trip any value of the format: ceil(1 + p*log10(2)), and for the subnormals
-  // of binary64 %.17g still suffices. Shorter when the shortest round-tripping string is shorter.
-  const int maxdig = fmt == Format::binary64 ? 17 : fmt == Format::binary32 ? 9
-                     : fmt == Format::binary16 ? 5 : 4;
-  char buf[64];
-  for (int d = 1; d <= maxdig; ++d) {
-    std::snprintf(buf, sizeof buf, "%.*g", d, x);
-    if (round_to_format(std::strtod(buf, nullptr), fmt) == x) return buf;
-  }
-  std::snprintf(buf, sizeof buf, "%.*g", maxdig, x);
-  return buf;
-}
-
 std::optional<double> parse_real(std::string_view s) {
   while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
   while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.remove_suffix(1);
@@ -162,6 +146,33 @@ std::optional<double> parse_real(std::string_view s, Format fmt) {
   if (m == hi) return a;
   // Unreachable by the argument above; refuse rather than guess.
   return std::nullopt;
+}
+
+// The shortest decimal that parse_real(s, fmt) reads back as x. The decimals that read back as
+// x form an interval around x (round to nearest is monotone), so if any decimal with d significant
+// digits is in it, the largest d-digit decimal <= x or the smallest >= x is: glibc's printf
+// rounds in the current mode, so "%.*g" under FE_DOWNWARD and FE_UPWARD gives them, and under
+// FE_TONEAREST the one nearer x, tried first. (Trying the nearer one alone is not enough: at a
+// power of two the interval is twice as long above x as below, and the nearer d-digit decimal may
+// lie just outside it on the short side while the other lies inside on the long side; 2^64 in
+// bfloat16 is "1.85e+19", not "1.845e+19".) maxdig digits always suffice: ceil(1 + p·log10(2)).
+std::string decimal_roundtrip(double x, Format fmt) {
+  if (std::isnan(x)) return "nan";
+  if (std::isinf(x)) return x > 0 ? "inf" : "-inf";
+  const int maxdig = fmt == Format::binary64 ? 17 : fmt == Format::binary32 ? 9
+                     : fmt == Format::binary16 ? 5 : 4;
+  char buf[64];
+  for (int d = 1; d <= maxdig; ++d)
+    for (int mode : {FE_TONEAREST, FE_DOWNWARD, FE_UPWARD}) {
+      {
+        const RoundingMode guard(mode);
+        std::snprintf(buf, sizeof buf, "%.*g", d, x);
+      }
+      const std::optional<double> back = parse_real(buf, fmt);
+      if (back && same_bits(*back, x)) return buf;
+    }
+  std::snprintf(buf, sizeof buf, "%.*g", maxdig, x);  // not reached for a value of fmt
+  return buf;
 }
 
 std::uint64_t bits(double x) { return std::bit_cast<std::uint64_t>(x); }

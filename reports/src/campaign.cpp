@@ -15,11 +15,13 @@
 #include <limits>
 #include <algorithm>
 #include <mutex>
+#include <optional>
 #include <stdexcept>
 #include <thread>
 
 #include <mpfr.h>
 
+#include "gelucheck/cleanup.hpp"
 #include "gelucheck/measure.hpp"
 #include "gelucheck/reference.hpp"
 #include "gelucheck/report.hpp"
@@ -158,14 +160,21 @@ void stats_finish(Stats& s) {
 
 void Progress::show(const char* what, std::size_t done, std::size_t total) const {
   if (!enabled) return;
-  std::fprintf(stderr, "\r[gelucheck report] %s: %zu/%zu (%3.0f%%)   ", what, done, total,
-               total ? 100.0 * static_cast<double>(done) / static_cast<double>(total) : 100.0);
+  const auto now = std::chrono::steady_clock::now();
+  if (what != phase_) {
+    phase_ = what;
+    start_ = now;
+  }
+  const double elapsed = std::chrono::duration<double>(now - start_).count();
+  std::fprintf(stderr, "\r%s   ", progress_line(what, done, total, elapsed).c_str());
   if (done == total) std::fputc('\n', stderr);
   std::fflush(stderr);
 }
 
 void parallel_for(std::size_t n, unsigned threads, const Progress& progress, const char* what,
-                  const std::function<void(std::size_t)>& body) {
+                  const std::function<void(std::size_t)>& body, std::size_t shown_before,
+                  std::size_t shown_total) {
+  if (shown_total == 0) shown_total = n;
   constexpr std::size_t kChunk = 64;
   std::atomic<std::size_t> next{0}, done{0};
   std::exception_ptr failure;
@@ -187,18 +196,23 @@ void parallel_for(std::size_t n, unsigned threads, const Progress& progress, con
     mpfr_free_cache();  // MPFR's per-thread constant caches (π, ...)
   };
   std::vector<std::thread> pool;
+  // The workers start with SIGINT/SIGTERM/SIGHUP blocked (they inherit the mask), so the signal
+  // handler runs on the calling thread (cleanup.hpp).
+  std::optional<cleanup::BlockSignals> block(std::in_place);
   for (unsigned t = 1; t < std::max(1u, threads); ++t) pool.emplace_back(worker);
   if (progress.enabled) {
     // The calling thread reports progress while the pool works, then joins in.
     std::thread reporter_worker(worker);
+    block.reset();
     while (done.load() < n && !failure) {
-      progress.show(what, done.load(), n);
+      progress.show(what, shown_before + done.load(), shown_total);
       std::this_thread::sleep_for(std::chrono::milliseconds(250));
     }
     reporter_worker.join();
     for (auto& t : pool) t.join();
-    if (!failure) progress.show(what, n, n);
+    if (!failure) progress.show(what, shown_before + n, shown_total);
   } else {
+    block.reset();
     worker();
     for (auto& t : pool) t.join();
   }
@@ -207,142 +221,177 @@ void parallel_for(std::size_t n, unsigned threads, const Progress& progress, con
 
 namespace {
 
+// The bin of Row::plot_envelope that holds x (in [kPlotLo, kPlotHi]).
+std::size_t plot_bin(double x) {
+  const auto nbins = static_cast<std::size_t>((kPlotHi - kPlotLo) / kPlotBin) + 1;
+  return std::min(nbins - 1, static_cast<std::size_t>((x - kPlotLo) / kPlotBin));
+}
+
 // One measured row: a subject's function in this format, against its own form's exact value, or
 // (the tanh form) against the exact GELU.
 struct RowSpec {
   std::size_t subject;
   subject::Function fn;
   Form against;
-  const subject::Evaluation* ev;
+  std::size_t eval;  // which of the chunk's evaluations (one per subject and function) it reads
 };
+
+// Folds one measured result into its row (input order: the caller goes through the points in
+// order, so first-reached maxima and first breaks are those of one pass over all points).
+void fold(Row& row, const Claim& framework, double x, double got, double want, const Error& e,
+          unsigned char flags, Format fmt) {
+  for (Region r : regions_of(x, fmt)) stats_add(row.regions[static_cast<std::size_t>(r)], x, got, e, flags);
+  histogram_add(row.histogram, e.ulp);
+  if (x >= kPlotLo && x <= kPlotHi) {
+    double& worst = row.plot_envelope[plot_bin(x)];
+    worst = std::max(worst, std::isnan(e.ulp) ? kInf : e.ulp);
+  }
+  if (row.against != row.form) return;
+  if (row.claim->claims_anything() && !meets(*row.claim, e, want) && row.claim_breaks++ == 0) {
+    row.break_x = x;
+    row.break_got = got;
+    row.break_expected = want;
+    row.break_ulp = e.ulp;
+    row.break_zero_sign = e.zero_sign_mismatch;
+  }
+  if (!meets(framework, e, want) && row.framework_breaks++ == 0) {
+    row.framework_break_x = x;
+    row.framework_break_got = got;
+    row.framework_break_expected = want;
+  }
+  // A zero result where zero is not even a faithful rounding of the exact value.
+  if (got == 0 && want != 0 && e.ulp >= 1) {
+    ++row.wrong_zeros;
+    // The negative tail's collapse: the greatest x <= -1 (flushes of tiny results, e.g. of
+    // subnormals, are counted but do not move it).
+    if (x <= -1 && (!row.wrong_zero_max_x || x > *row.wrong_zero_max_x)) row.wrong_zero_max_x = x;
+  }
+  if (e.nan_mismatch && std::isnan(got)) {
+    if (x == kInf) row.nan_at_plus_inf = true;
+    else if (x == -kInf) row.nan_at_minus_inf = true;
+    else if (!row.nan_min_abs_x || std::fabs(x) < *row.nan_min_abs_x) row.nan_min_abs_x = std::fabs(x);
+  }
+}
 
 }  // namespace
 
 std::vector<Row> campaign(Format fmt, const std::vector<double>& xs, bool exhaustive,
+                          const std::vector<std::size_t>& which,
                           std::vector<std::unique_ptr<subject::Subject>>& subs,
                           std::vector<SubjectResult>& results, const Options& opt,
                           const Progress& progress) {
   const std::size_t n = xs.size();
-  // 1. The subjects, one after another (they need not be thread-safe), through the harness.
-  std::vector<std::vector<subject::Evaluation>> evs(subs.size());
+  // The rows: every function each subject says it provides (one that then answers nothing is
+  // dropped at the end and said in not_measured).
+  const bool erf_wanted = std::any_of(opt.functions.begin(), opt.functions.end(),
+                                      [](const subject::Function& f) { return f.form == Form::erf; });
+  struct Eval {
+    std::size_t subject;
+    subject::Function fn;
+    subject::Op op;
+    bool answered = false;  // some call gave results
+    std::string why;        // the first reason for "unavailable"
+  };
+  std::vector<Eval> evals;
   std::vector<RowSpec> specs;
-  const bool erf_wanted = [&] {
-    for (const subject::Function& f : opt.functions)
-      if (f.form == Form::erf) return true;
-    return false;
-  }();
-  for (std::size_t s = 0; s < subs.size(); ++s) {
-    evs[s].reserve(opt.functions.size());  // specs point into it
+  for (std::size_t s : which) {
+    const subject::Capabilities caps = subs[s]->capabilities();
     for (const subject::Function& f : opt.functions) {
       const subject::Op op{f.form, f.quantity == Quantity::value ? subject::Direction::forward
                                                                  : subject::Direction::backward,
                            fmt};
-      if (progress.enabled)
-        std::fprintf(stderr, "\r[%s] %s: %s %s...%20s", opt.command.c_str(),
-                     results[s].spec.c_str(), subject::function_name(f).c_str(),
-                     std::string(subject::dtype_name(fmt)).c_str(), "");
-      subject::Evaluation ev = subject::evaluate(*subs[s], f, fmt, xs);
-      for (subject::Finding& fd : ev.findings)
-        if (results[s].findings.size() < 64) results[s].findings.push_back(std::move(fd));
-      ev.findings.clear();
-      if (ev.unavailable) {
-        results[s].not_measured.push_back(
-            subject::op_name(op) + ": " +
-            (ev.unavailable_why.empty() ? "no result for any input" : ev.unavailable_why));
+      if (!caps.provides(op)) {
+        results[s].not_measured.push_back(subject::op_name(op) + ": the subject does not provide " +
+                                          subject::op_name(op));
         continue;
       }
-      results[s].failed_results += ev.failed_count;
-      evs[s].push_back(std::move(ev));
-      specs.push_back({s, f, f.form, &evs[s].back()});
-      if (f.form == Form::tanh && erf_wanted) specs.push_back({s, f, Form::erf, &evs[s].back()});
+      evals.push_back({s, f, op});
+      specs.push_back({s, f, f.form, evals.size() - 1});
+      if (f.form == Form::tanh && erf_wanted) specs.push_back({s, f, Form::erf, evals.size() - 1});
     }
   }
-  if (progress.enabled) std::fputc('\n', stderr);
-
-  // 2. The reference at every input, on every thread: one enclosure per (input, form, quantity)
-  // serves every row that needs it.
   const std::size_t m = specs.size();
-  std::vector<Error> err(n * m);
-  std::vector<double> expected(n * m);
-  std::vector<unsigned char> flags(n * m);
-  bool need[2][2] = {};  // [form][quantity]
-  for (const RowSpec& sp : specs)
-    need[static_cast<int>(sp.against)][static_cast<int>(sp.fn.quantity)] = true;
-  parallel_for(n, opt.threads, progress,
-               (std::string("reference ") + std::string(name(fmt))).c_str(), [&](std::size_t i) {
-    const double x = xs[i];
-    for (Quantity q : {Quantity::value, Quantity::derivative}) {
-      std::optional<ref::Enclosure> exact[2];
-      for (Form f : {Form::tanh, Form::erf})
-        if (need[static_cast<int>(f)][static_cast<int>(q)])
-          exact[static_cast<int>(f)] = ref::enclose(f, q, x, 128);
-      for (std::size_t k = 0; k < m; ++k) {
-        const RowSpec& sp = specs[k];
-        if (sp.fn.quantity != q || sp.ev->failed[i]) continue;
-        const ref::Enclosure& y = *exact[static_cast<int>(sp.against)];
-        const double r = sp.ev->y[i];
-        err[i * m + k] = measure(r, y, fmt);
-        expected[i * m + k] = y.rounded(fmt);
-        flags[i * m + k] = measure_flags(r, err[i * m + k], y, fmt);
-      }
-    }
-  });
-
-  // 3. The summaries, in input order (so they do not depend on the number of threads).
-  std::vector<Row> rows;
+  std::vector<Row> rows(m);
   for (std::size_t k = 0; k < m; ++k) {
-    const RowSpec& sp = specs[k];
-    const subject::Evaluation& ev = *sp.ev;
-    Row row;
-    row.subject = sp.subject;
+    Row& row = rows[k];
+    row.subject = specs[k].subject;
     row.format = fmt;
     row.exhaustive = exhaustive;
-    row.form = sp.fn.form;
-    row.quantity = sp.fn.quantity;
-    row.against = sp.against;
+    row.form = specs[k].fn.form;
+    row.quantity = specs[k].fn.quantity;
+    row.against = specs[k].against;
     row.regions.assign(std::size(kRegions), Stats{});
-    if (sp.against == sp.fn.form) row.claim = results[sp.subject].claims.get(sp.fn, fmt);
-    const Claim framework = Claim::framework_default(fmt);
-    for (std::size_t i = 0; i < n; ++i) {
-      const double x = xs[i];
-      if (ev.failed[i]) {
-        ++row.no_result;
-        continue;
+    if (row.against == row.form) row.claim = results[row.subject].claims.get(specs[k].fn, fmt);
+    row.plot_envelope.assign(plot_bin(kPlotHi) + 1, -1);
+  }
+  bool need[2][2] = {};  // [form][quantity]: the enclosures some row needs
+  for (const RowSpec& sp : specs) need[static_cast<int>(sp.against)][static_cast<int>(sp.fn.quantity)] = true;
+  const Claim framework = Claim::framework_default(fmt);
+
+  // The points a chunk at a time, folded into the rows in input order, so memory stays bounded
+  // whatever --points says (kCampaignChunk · m results at a time) and the numbers are those of one
+  // pass over all points. In each chunk: 1. the subjects, one after another (they need not be
+  // thread-safe), through the harness; 2. the reference on every thread, one enclosure per
+  // (input, form, quantity) serving every row that needs it; 3. the fold.
+  const std::size_t chunk = opt.campaign_chunk ? opt.campaign_chunk : kCampaignChunk;
+  std::vector<Error> err(chunk * m);
+  std::vector<double> expected(chunk * m);
+  std::vector<unsigned char> flags(chunk * m);
+  std::vector<subject::Evaluation> ev(evals.size());
+  const std::string what = "campaign " + std::string(name(fmt));
+  for (std::size_t base = 0; base < n; base += chunk) {
+    const std::size_t cn = std::min(chunk, n - base);
+    const std::span<const double> cx(xs.data() + base, cn);
+    for (std::size_t j = 0; j < evals.size(); ++j) {
+      Eval& e = evals[j];
+      ev[j] = subject::evaluate(*subs[e.subject], e.fn, fmt, cx);
+      for (subject::Finding& fd : ev[j].findings) {
+        fd.index += base;
+        if (results[e.subject].findings.size() < 64) results[e.subject].findings.push_back(std::move(fd));
       }
-      const Error& e = err[i * m + k];
-      const double got = ev.y[i], want = expected[i * m + k];
-      for (Region r : regions_of(x, fmt))
-        stats_add(row.regions[static_cast<std::size_t>(r)], x, got, e, flags[i * m + k]);
-      histogram_add(row.histogram, e.ulp);
-      if (x >= -40 && x <= 10) {
-        row.plot_x.push_back(x);
-        row.plot_ulp.push_back(e.ulp);
+      results[e.subject].failed_results += ev[j].unavailable ? 0 : ev[j].failed_count;
+      e.answered |= !ev[j].unavailable;
+      if (ev[j].unavailable && e.why.empty()) e.why = ev[j].unavailable_why;
+    }
+    parallel_for(cn, opt.threads, progress, what.c_str(), [&](std::size_t c) {
+      const double x = cx[c];
+      for (Quantity q : {Quantity::value, Quantity::derivative}) {
+        std::optional<ref::Enclosure> exact[2];
+        for (Form f : {Form::tanh, Form::erf})
+          if (need[static_cast<int>(f)][static_cast<int>(q)]) exact[static_cast<int>(f)] = ref::enclose(f, q, x, 128);
+        for (std::size_t k = 0; k < m; ++k) {
+          const RowSpec& sp = specs[k];
+          if (sp.fn.quantity != q || ev[sp.eval].failed[c]) continue;
+          const ref::Enclosure& y = *exact[static_cast<int>(sp.against)];
+          const double r = ev[sp.eval].y[c];
+          err[c * m + k] = measure(r, y, fmt);
+          expected[c * m + k] = y.rounded(fmt);
+          flags[c * m + k] = measure_flags(r, err[c * m + k], y, fmt);
+        }
       }
-      if (sp.against != sp.fn.form) continue;
-      if (row.claim->claims_anything() && !meets(*row.claim, e, want) && row.claim_breaks++ == 0) {
-        row.break_x = x;
-        row.break_got = got;
-        row.break_expected = want;
-        row.break_ulp = e.ulp;
-        row.break_zero_sign = e.zero_sign_mismatch;
+    }, base, n);
+    for (std::size_t k = 0; k < m; ++k) {
+      const subject::Evaluation& e = ev[specs[k].eval];
+      for (std::size_t c = 0; c < cn; ++c) {
+        if (e.failed[c]) {
+          if (!e.unavailable) ++rows[k].no_result;
+          continue;
+        }
+        fold(rows[k], framework, cx[c], e.y[c], expected[c * m + k], err[c * m + k], flags[c * m + k], fmt);
       }
-      if (!meets(framework, e, want) && row.framework_breaks++ == 0) {
-        row.framework_break_x = x;
-        row.framework_break_got = got;
-        row.framework_break_expected = want;
-      }
-      // A zero result where zero is not even a faithful rounding of the exact value.
-      if (got == 0 && want != 0 && e.ulp >= 1) {
-        ++row.wrong_zeros;
-        // The negative tail's collapse: the greatest x <= -1 (flushes of tiny results, e.g. of
-        // subnormals, are counted but do not move it).
-        if (x <= -1 && (!row.wrong_zero_max_x || x > *row.wrong_zero_max_x)) row.wrong_zero_max_x = x;
-      }
-      if (e.nan_mismatch && std::isnan(got)) {
-        if (x == kInf) row.nan_at_plus_inf = true;
-        else if (x == -kInf) row.nan_at_minus_inf = true;
-        else if (!row.nan_min_abs_x || std::fabs(x) < *row.nan_min_abs_x) row.nan_min_abs_x = std::fabs(x);
-      }
+    }
+  }
+
+  std::vector<Row> out;
+  for (std::size_t k = 0; k < m; ++k) {
+    const RowSpec& sp = specs[k];
+    Row& row = rows[k];
+    const Eval& e = evals[sp.eval];
+    if (!e.answered) {  // said once per op, not per row
+      if (sp.against == sp.fn.form)
+        results[sp.subject].not_measured.push_back(
+            subject::op_name(e.op) + ": " + (e.why.empty() ? "no result for any input" : e.why));
+      continue;
     }
     for (Stats& st : row.regions) {
       stats_finish(st);
@@ -351,9 +400,9 @@ std::vector<Row> campaign(Format fmt, const std::vector<double>& xs, bool exhaus
     }
     // The claim holds when every single result meets it, and every input got a result.
     row.meets_claim = row.claim_breaks == 0 && (!row.claim || !row.claim->claims_anything() || row.no_result == 0);
-    rows.push_back(std::move(row));
+    out.push_back(std::move(row));
   }
-  return rows;
+  return out;
 }
 
 std::vector<std::string> gate_failures(const Report& r) {

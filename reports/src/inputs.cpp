@@ -84,6 +84,8 @@ double next_in(Format fmt, double x, double toward) {
 
 std::vector<double> inputs(Format fmt, std::uint64_t seed, std::size_t points,
                            InputCounts* counts) {
+  const std::vector<double> hard = hard_points(fmt);
+  const double specials[] = {0.0, -0.0, INFINITY, -INFINITY, std::numeric_limits<double>::quiet_NaN()};
   std::vector<double> xs;
   if (fmt == Format::binary16 || fmt == Format::bfloat16) {
     // Exhaustive: every non-NaN bit pattern in pattern order, then one NaN (the formats' NaN
@@ -99,6 +101,9 @@ std::vector<double> inputs(Format fmt, std::uint64_t seed, std::size_t points,
     if (counts) *counts = {0, 0, 0, specials + 1, xs.size()};
     return xs;
   }
+  // Exactly what is needed (8 bytes a point: estimate() counts on it), not a doubling vector's
+  // up to twice as much.
+  xs.reserve(points + hard.size() + std::size(specials));
   // Independent streams per format from one seed.
   SplitMix64 g{seed ^ (fmt == Format::binary64 ? 0x6a09e667f3bcc908u : 0xbb67ae8584caa73bu)};
   const std::size_t n_random = points / 2, n_grid = points - points / 2;
@@ -109,9 +114,7 @@ std::vector<double> inputs(Format fmt, std::uint64_t seed, std::size_t points,
     const double t = n_grid == 1 ? 0.0 : 50.0 * static_cast<double>(i) / static_cast<double>(n_grid - 1);
     xs.push_back(round_to_format(-40.0 + t, fmt));
   }
-  const std::vector<double> hard = hard_points(fmt);
   xs.insert(xs.end(), hard.begin(), hard.end());
-  const double specials[] = {0.0, -0.0, INFINITY, -INFINITY, std::numeric_limits<double>::quiet_NaN()};
   xs.insert(xs.end(), std::begin(specials), std::end(specials));
   if (counts) {
     *counts = {n_random, n_grid, hard.size(), std::size(specials), xs.size()};

@@ -1,6 +1,7 @@
 // Shared between the files of reports/src; not part of the public API.
 #pragma once
 
+#include <chrono>
 #include <cstddef>
 #include <functional>
 #include <memory>
@@ -11,15 +12,29 @@
 
 namespace gelucheck::report {
 
+// The progress line on stderr (a terminal only), with an ETA from the rate so far in the phase.
 struct Progress {
   bool enabled = false;
   void show(const char* what, std::size_t done, std::size_t total) const;
+
+ private:
+  // The phase being shown and when it started (show() is called from one thread at a time).
+  mutable const char* phase_ = nullptr;
+  mutable std::chrono::steady_clock::time_point start_{};
 };
 
 // Runs body(i) for i in [0, n) on `threads` threads (the caller's included); rethrows the first
-// exception. body must only write state owned by index i.
+// exception. body must only write state owned by index i. Progress shows shown_before + done of
+// shown_total (default: n), for work done in several calls.
 void parallel_for(std::size_t n, unsigned threads, const Progress& progress, const char* what,
-                  const std::function<void(std::size_t)>& body);
+                  const std::function<void(std::size_t)>& body, std::size_t shown_before = 0,
+                  std::size_t shown_total = 0);
+
+// Points the campaign measures at a time (campaign.cpp): its buffers hold kCampaignChunk × m
+// results (m rows: about 6 per subject) of 49 bytes (Error 32, the expected value 8, flags 1),
+// plus the subjects' results (8 bytes each and a flag): about 5 MiB per subject, whatever
+// --points says.
+inline constexpr std::size_t kCampaignChunk = std::size_t{1} << 14;
 
 // The neighbour of x (a value of fmt) in fmt, in the direction of `toward`.
 double next_in(Format fmt, double x, double toward);
@@ -27,6 +42,7 @@ double next_in(Format fmt, double x, double toward);
 // Every subject's functions in `fmt` at xs (through the harness), measured against the reference;
 // findings and ops not measured go into `results` (indexed like subs).
 std::vector<Row> campaign(Format fmt, const std::vector<double>& xs, bool exhaustive,
+                          const std::vector<std::size_t>& which,
                           std::vector<std::unique_ptr<subject::Subject>>& subs,
                           std::vector<SubjectResult>& results, const Options& opt,
                           const Progress& progress);

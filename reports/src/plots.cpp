@@ -3,7 +3,7 @@
 //   cd DIR && gnuplot plot-data/<name>.gp
 //
 // ulp error against x: the inputs in [-40, 10] (grid and hard points) grouped into bins of width
-// 0.05, each drawn at its largest error, so no worst case is hidden by thinning; errors of 0 are
+// 0.05 (Row::plot_envelope), each drawn at its largest error, so no worst case is hidden by thinning; errors of 0 are
 // drawn at 1e-4 (the log axis has no 0), infinite ones at 1e30.
 #include <algorithm>
 #include <cmath>
@@ -53,19 +53,15 @@ const char* const kColours[] = {"#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff
                                 "#8c564b", "#e377c2", "#7f7f7f"};
 
 void write_envelope(const Row& r, const std::string& path) {
-  constexpr double lo = -40, hi = 10, width = 0.05;
-  const auto nbins = static_cast<std::size_t>((hi - lo) / width) + 1;
-  std::vector<double> worst(nbins, -1);
-  for (std::size_t i = 0; i < r.plot_x.size(); ++i) {
-    const auto b = std::min(nbins - 1, static_cast<std::size_t>((r.plot_x[i] - lo) / width));
-    double u = r.plot_ulp[i];
-    u = std::isnan(u) || std::isinf(u) ? kInfAt : u == 0 ? kZeroAt : std::max(u, kZeroAt);
-    worst[b] = std::max(worst[b], u);
-  }
   auto f = open_out(path);
   f << "# x(bin centre)  max ulp error in the bin (0 drawn at 1e-4, inf at 1e30)\n";
-  for (std::size_t b = 0; b < nbins; ++b)
-    if (worst[b] >= 0) f << lo + (static_cast<double>(b) + 0.5) * width << " " << worst[b] << "\n";
+  for (std::size_t b = 0; b < r.plot_envelope.size(); ++b) {
+    const double u = r.plot_envelope[b];
+    if (u < 0) continue;  // no input in the bin
+    // max(u, 1e-4) draws 0 at 1e-4; the map is nondecreasing, so the bin's max maps to its max.
+    f << kPlotLo + (static_cast<double>(b) + 0.5) * kPlotBin << " "
+      << (std::isinf(u) ? kInfAt : std::max(u, kZeroAt)) << "\n";
+  }
 }
 
 void write_histogram(const Row& r, const std::string& path) {

@@ -18,6 +18,7 @@
 #include "gelucheck/common.hpp"
 #include "gelucheck/reference.hpp"
 #include "gelucheck/gelu.hpp"
+#include "gelucheck/process.hpp"
 
 namespace gelucheck {
 namespace {
@@ -192,6 +193,69 @@ TEST(CliEval, CrlfBadLineIsQuotedWithoutTheCarriageReturn) {
   EXPECT_EQ(r.err.find('\r'), std::string::npos) << r.err;
   ASSERT_EQ(r.lines().size(), 1u) << r.out;
   EXPECT_EQ(split_tabs(r.lines()[0])[0], "0x1p+0");
+}
+
+TEST(CliEval, BadLinesAreQuotedWithEveryControlByteEscaped) {
+  // NUL (which once ended the quote), ESC (a terminal colour sequence), DEL, a byte above 0x7f,
+  // a tab, a quote and a backslash: each shown as an escape, none raw on stderr.
+  const std::string bad = std::string("a\0b", 3) + "\x1b[31m" + "\x7f" + "\xff" + "\t\"\\z";
+  const Outcome r = gelucheck("eval", bad + "\n1\n");
+  EXPECT_EQ(r.code, 1);
+  EXPECT_NE(r.err.find("line 1: cannot read \"a\\0b\\x1b[31m\\x7f\\xff\\t\\\"\\\\z\" as a number"),
+            std::string::npos) << r.err;
+  for (char c : r.err) EXPECT_TRUE(c == '\n' || (c >= 0x20 && c < 0x7f)) << "raw byte " << int(c);
+  EXPECT_EQ(r.lines().size(), 1u);  // and eval went on
+}
+
+TEST(CliEval, LongBadLinesAreCut) {
+  // 1 MB of garbage is quoted by its first 200 bytes and its length, not echoed whole; a line
+  // beyond the 1 MiB kept is bad too, and the next line is still read.
+  const std::string mb(1000000, 'x'), over(3u << 20, '7');
+  const Outcome r = gelucheck("eval", mb + "\n" + over + "\n2\n");
+  EXPECT_EQ(r.code, 1);
+  EXPECT_LT(r.err.size(), 1000u);
+  EXPECT_NE(r.err.find("line 1: cannot read \"" + std::string(200, 'x') + "\"... (1000000 bytes)"),
+            std::string::npos) << r.err.substr(0, 500);
+  EXPECT_NE(r.err.find("line 2: cannot read \"" + std::string(200, '7') + "\"... (3145728 bytes)"),
+            std::string::npos) << r.err.substr(0, 500);
+  ASSERT_EQ(r.lines().size(), 1u);
+  EXPECT_EQ(split_tabs(r.lines()[0])[0], "0x1p+1");
+}
+
+TEST(CliEval, AReadErrorOnStdinIsExitThree) {
+  // A directory (read() fails with EISDIR) and a closed descriptor: not an empty input.
+  for (const char* redirect : {"</", "<&-"}) {
+    const std::string err = (std::filesystem::temp_directory_path() /
+                             ("gelucheck_cli_stdin_" + std::to_string(::getpid()))).string();
+    const std::string cmd = std::string("'") + GELUCHECK_BIN + "' eval " + redirect + " 2>'" + err + "'";
+    const int status = std::system(cmd.c_str());
+    const std::string msg = slurp(err);
+    std::filesystem::remove(err);
+    ASSERT_TRUE(WIFEXITED(status)) << redirect;
+    EXPECT_EQ(WEXITSTATUS(status), 3) << redirect << ": " << msg;
+    EXPECT_NE(msg.find("cannot read standard input"), std::string::npos) << redirect << ": " << msg;
+  }
+}
+
+TEST(CliEval, StopsAtTheFirstOutputFailure) {
+  // Standard output is /dev/full; we feed an endless stream of inputs through a pipe. eval must
+  // stop (its end of the pipe closes) after the first failed write, that is within its stdio
+  // buffer and the pipe's: far fewer than the 8 MB we are ready to send.
+  gelucheck::process::Child c({{"/bin/sh", "-c", std::string("exec '") + GELUCHECK_BIN +
+                                                       "' eval --form erf >/dev/full"}, "", {}},
+                              "/dev/null");
+  const std::string chunk = [] {
+    std::string s;
+    for (int i = 0; i < 1000; ++i) s += "-0.75\n";
+    return s;
+  }();
+  std::size_t sent = 0;
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::minutes(2);
+  while (sent < (8u << 20) && c.write_all(chunk.data(), chunk.size(), deadline)) sent += chunk.size();
+  EXPECT_EQ(c.error(), "end of stream") << "eval read " << sent << " bytes and is still reading";
+  EXPECT_LT(sent, 1u << 20);
+  const gelucheck::process::Exit e = c.finish();
+  EXPECT_EQ(e.shell_status(), 3) << e.why;
 }
 
 TEST(CliUsage, UnknownSubcommandIsNamed) {

@@ -4,7 +4,6 @@
 #include <gtest/gtest.h>
 #include <poll.h>
 #include <signal.h>
-#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -19,6 +18,7 @@
 
 #include "gelucheck/cleanup.hpp"
 #include "gelucheck/process.hpp"
+#include "orphans.hpp"
 
 namespace gelucheck::cleanup {
 namespace {
@@ -26,6 +26,7 @@ namespace {
 namespace fs = std::filesystem;
 using namespace std::chrono_literals;
 using Clock = std::chrono::steady_clock;
+using gelucheck::testing::gone;
 
 std::string slurp(const fs::path& p) {
   std::ifstream f(p);
@@ -62,20 +63,6 @@ std::string field(const std::string& marker, const std::string& key) {
   while (in >> k >> v)
     if (k == key) return v;
   return "";
-}
-
-// Whether `pid` is gone (reaping it if it was reparented to us: main makes us a subreaper).
-bool gone(pid_t pid) {
-  const auto end = Clock::now() + 3s;
-  for (;;) {
-    const pid_t r = waitpid(pid, nullptr, WNOHANG);
-    if (r == pid || (r < 0 && kill(pid, 0) != 0)) return true;
-    if (Clock::now() > end) {
-      kill(pid, SIGKILL);
-      return false;
-    }
-    std::this_thread::sleep_for(5ms);
-  }
 }
 
 TEST(TempDir, MarkerNamesUs) {
@@ -298,7 +285,7 @@ TEST(Install, Idempotent) {
 }  // namespace gelucheck::cleanup
 
 int main(int argc, char** argv) {
-  prctl(PR_SET_CHILD_SUBREAPER, 1);
+  gelucheck::testing::become_subreaper();
   ::testing::InitGoogleTest(&argc, argv);
   return RUN_ALL_TESTS();
 }

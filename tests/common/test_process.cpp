@@ -3,7 +3,6 @@
 // The children are /bin/sh one-liners, so what each does is written where it is used.
 #include <gtest/gtest.h>
 #include <signal.h>
-#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -15,12 +14,14 @@
 #include <thread>
 
 #include "gelucheck/process.hpp"
+#include "orphans.hpp"
 
 namespace gelucheck::process {
 namespace {
 
 using namespace std::chrono_literals;
 using Clock = std::chrono::steady_clock;
+using gelucheck::testing::gone;
 
 Spec sh(const std::string& script) { return Spec{{"/bin/sh", "-c", script}, "", {}}; }
 
@@ -29,24 +30,6 @@ std::string slurp(const std::string& path) {
   std::ostringstream ss;
   ss << f.rdbuf();
   return ss.str();
-}
-
-// Whether `pid` is gone for good. The test process is a child subreaper (main below), so a
-// grandchild orphaned by its parent's death is reparented to us; we reap it here. A process that
-// still runs after `patience` is killed (so that a failing test leaves no orphan) and reported.
-bool gone(pid_t pid, std::chrono::milliseconds patience = 3000ms) {
-  const auto end = Clock::now() + patience;
-  for (;;) {
-    int st = 0;
-    const pid_t r = waitpid(pid, &st, WNOHANG);
-    if (r == pid) return true;
-    if (r < 0 && ::kill(pid, 0) != 0) return true;  // not ours, and no longer exists
-    if (Clock::now() > end) {
-      ::kill(pid, SIGKILL);
-      return false;
-    }
-    std::this_thread::sleep_for(5ms);
-  }
 }
 
 class ScratchFile {
@@ -296,9 +279,7 @@ TEST(SelfDir, HoldsThisTest) {
 }  // namespace gelucheck::process
 
 int main(int argc, char** argv) {
-  // Orphaned grandchildren come to us, so that gone() can reap them and tell "killed" from
-  // "still running somewhere".
-  prctl(PR_SET_CHILD_SUBREAPER, 1);
+  gelucheck::testing::become_subreaper();
   ::testing::InitGoogleTest(&argc, argv);
   return RUN_ALL_TESTS();
 }

@@ -97,10 +97,28 @@ TEST_F(ReportCli, RefusesToReplaceADirectoryThatIsNotAReport) {
   fs::create_directory(dir / "mine");
   std::ofstream(dir / "mine" / "notes.txt") << "keep me\n";
   const Result r = run("report " + fast + " --no-properties --out '" + (dir / "mine").string() + "'");
-  EXPECT_EQ(r.code, 3) << r.err;
+  EXPECT_EQ(r.code, 2) << r.err;  // a usage error: choose another --out (output_cli_test.cpp)
   EXPECT_NE(r.err.find("refusing"), std::string::npos) << r.err;
   EXPECT_EQ(slurp(dir / "mine" / "notes.txt"), "keep me\n");
   EXPECT_EQ(entries(), std::vector<std::string>{"mine"});
+}
+
+TEST_F(ReportCli, WorkThatDoesNotFitInMemoryIsRefusedBeforeItStarts) {
+  // 10^8 points keep 8 bytes each of inputs (800 MB = 763 MiB; estimate() in reports/src/report.cpp,
+  // with 32 MiB besides and 6 MiB for each of the two subjects accurate and naive: 807 MiB);
+  // under a 400 MB address-space limit that cannot fit: refused at once with the figures,
+  // not a std::bad_alloc after a second (or the OOM killer after hours).
+  const std::string limit = "ulimit -v 400000;";
+  // (The peers are other processes with needs of their own: left out here.)
+  const std::string base = "report --quiet --no-plots --no-properties --no-peers --out '" + (dir / "r").string() + "'";
+  Result r = run(base + " --points 100000000", limit);
+  EXPECT_EQ(r.code, 2) << r.err;
+  EXPECT_NE(r.err.find("--points 100000000 needs about 807 MiB"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("RLIMIT_AS"), std::string::npos) << r.err;
+  EXPECT_TRUE(entries().empty());
+  // What fits runs under the same limit.
+  r = run(base + " --points 16", limit);
+  EXPECT_EQ(r.code, 0) << r.err;
 }
 
 TEST_F(ReportCli, WritesTheReportAndPlotsAndReplacesAPreviousOne) {

@@ -1,10 +1,33 @@
 // A stand-in for gelucheck_proptests with a known outcome, for the report's own tests: it speaks
 // the same protocol (GoogleTest, the "lean" property, RapidCheck's messages). With
 // FAKE_PROPTESTS_FAIL=1 in the environment one check fails with a RapidCheck-style counterexample.
+// With FAKE_PROPTESTS_HANG=FILE it starts a grandchild, writes "<its pid> <the grandchild's pid>"
+// to FILE and hangs (the signal tests stop gelucheck while its property suite runs).
 #include <gtest/gtest.h>
+#include <unistd.h>
 
+#include <cstdio>
 #include <cstdlib>
+#include <fstream>
 #include <iostream>
+
+namespace {
+// Before GoogleTest starts (a static initialiser), so that the tests listed stay the three below.
+[[maybe_unused]] const bool hang_when_asked = [] {
+  const char* file = std::getenv("FAKE_PROPTESTS_HANG");
+  if (!file) return false;
+  const pid_t child = fork();
+  if (child == 0) {
+    for (;;) pause();
+  }
+  {
+    std::ofstream tmp(std::string(file) + ".tmp");
+    tmp << getpid() << " " << child << "\n";
+  }
+  std::rename((std::string(file) + ".tmp").c_str(), file);  // whole, or not at all
+  for (;;) pause();
+}();
+}  // namespace
 
 TEST(hasVJP_correct, BackwardIsJacobianContraction) {
   RecordProperty("lean", "Proofs.GeluForm.hasVJP_correct");

@@ -278,6 +278,34 @@ TEST(ReportDeterminism, SameSeedSameJsonWhateverTheThreads) {
   EXPECT_NE(a.dump(), c.dump());
 }
 
+TEST(ReportDeterminism, TheCampaignsChunksChangeNothing) {
+  // The default chunk is larger than the small report's inputs; 7 points at a time cuts them into
+  // many chunks (and a last, short one), the plots' envelope included.
+  Options o = small_report().options;
+  o.campaign_chunk = 7;
+  const Report chunked = run(o);
+  json a = to_json(chunked), b = to_json(small_report());
+  a.erase("run");
+  b.erase("run");
+  EXPECT_EQ(a.dump(), b.dump());
+  ASSERT_EQ(chunked.rows.size(), small_report().rows.size());
+  for (std::size_t k = 0; k < chunked.rows.size(); ++k)
+    EXPECT_EQ(chunked.rows[k].plot_envelope, small_report().rows[k].plot_envelope) << k;
+}
+
+TEST(ReportProgress, LineAndEta) {
+  EXPECT_EQ(progress_line("campaign binary64", 0, 100, 0), "[gelucheck report] campaign binary64: 0/100 (  0%)");
+  // No ETA before a second has passed; then the rate so far: 25 in 10 s, 75 to go, 30 s.
+  EXPECT_EQ(progress_line("x", 25, 100, 0.5), "[gelucheck report] x: 25/100 ( 25%)");
+  EXPECT_EQ(progress_line("x", 25, 100, 10), "[gelucheck report] x: 25/100 ( 25%), ETA 30 s");
+  EXPECT_EQ(progress_line("x", 1, 1000, 60), "[gelucheck report] x: 1/1000 (  0%), ETA 16.6 h");  // 59940 s
+  EXPECT_EQ(progress_line("x", 100, 100, 10), "[gelucheck report] x: 100/100 (100%)");
+  EXPECT_EQ(describe_seconds(89), "89 s");
+  EXPECT_EQ(describe_seconds(600), "10 min");
+  EXPECT_EQ(describe_seconds(9000), "2.5 h");
+  EXPECT_EQ(describe_seconds(3 * 86400), "3.0 days");
+}
+
 // DESIGN.md §1 (40-digit values): sup |tanh form - erf form| = 4.7323552068728488e-4 at
 // |x| = 2.6989413863772703, derivative 8.6845183498591387e-4 at |x| = 2.0186557597718367.
 // The sup is second-order flat in x, so it must agree to the last printed digit; the location to

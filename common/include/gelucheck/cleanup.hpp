@@ -59,6 +59,9 @@ struct TempDir {
   int token = -1;
 };
 TempDir make_temp_dir(const std::string& parent, const std::string& stem);
+// Writes the marker into an existing directory that has become temporary (a previous output,
+// swapped out, about to be removed), so that a SIGKILL before its removal leaves it to the sweep.
+void mark_temp_dir(const std::string& dir);
 // Removes t.path recursively, then unregisters it (in that order: a signal in between still
 // removes it). Never throws; t is left empty.
 void remove_temp_dir(TempDir& t);

@@ -49,8 +49,9 @@ double round_to_format(double x, Format fmt);
 
 // C99 hex float of a double ("0x1.8p+1", "-0x0p+0", "inf", "-inf", "nan"), shortest exact form.
 std::string hexfloat(double x);
-// Decimal with enough significant digits (17 for binary64, 9 for binary32, ...) to round-trip a
-// value of `fmt` (the value must belong to the format).
+// The shortest decimal (fewest significant digits; of two, the nearer x; printf's %g layout) that
+// parse_real(s, fmt) reads back as x, a value of `fmt`: at most 17 digits for binary64, 9 for
+// binary32, 5 for binary16, 4 for bfloat16. "nan", "inf", "-inf", "0", "-0" for the specials.
 std::string decimal_roundtrip(double x, Format fmt);
 // Parses one input: decimal or C99 hex float, `inf`, `-inf`, `+inf`, `nan` (case-insensitive),
 // surrounding blanks allowed; nothing else (no trailing garbage, no empty string). The decimal is

@@ -66,7 +66,25 @@ struct Options {
                                            std::end(subject::all_functions)};
   double call_timeout_seconds = 60;  // per call of an out-of-process subject
   std::string command = "gelucheck report";  // the command line's name, for the header
+  // TEST ONLY: points measured at a time by the campaign (0: its default, kCampaignChunk in
+  // reports/src/internal.hpp), to show that the chunks change no number. Not reachable from the CLI.
+  std::size_t campaign_chunk = 0;
 };
+
+
+// What a run of `opt` will take, estimated before it starts from the work asked (docs/report.md,
+// "Resources"): the peak memory of gelucheck itself (the property suite and gnuplot are other
+// processes) and the seconds of the campaign and the gap on opt.threads threads.
+struct Estimate {
+  std::uint64_t bytes = 0;
+  double seconds = 0;
+};
+Estimate estimate(const Options& opt);
+// "45 s", "12 min", "3.5 h", "2.1 days".
+std::string describe_seconds(double s);
+// The progress line: "[gelucheck report] WHAT: DONE/TOTAL ( P%), ETA T", the ETA from the rate
+// so far (`elapsed` seconds into the phase), once a second has passed and some work is done.
+std::string progress_line(const char* what, std::size_t done, std::size_t total, double elapsed);
 
 const char* type_name(Format fmt);   // "double", "float", "bfloat16", "float16" (C/C++ names)
 
@@ -102,6 +120,8 @@ struct Histogram {
 
 using gelucheck::Claim;
 
+inline constexpr double kPlotLo = -40, kPlotHi = 10, kPlotBin = 0.05;
+
 struct Row {
   std::size_t subject = 0; // index into Report::subjects
   Format format;
@@ -134,8 +154,10 @@ struct Row {
   bool nan_at_plus_inf = false, nan_at_minus_inf = false;
   // Inputs without a result (the subject's call failed there: see the subject's findings).
   std::size_t no_result = 0;
-  // Per-point data for the plots: x and ulp error of every input in [-40, 10] (grid + hard points).
-  std::vector<double> plot_x, plot_ulp;
+  // For the plots: the largest ulp error (+inf for a NaN mismatch) of the inputs in each bin of
+  // width kPlotBin over [kPlotLo, kPlotHi] (grid and hard points), -1 where a bin has none.
+  // Binned as the points are measured, so it takes the same memory for any number of points.
+  std::vector<double> plot_envelope;
 };
 
 struct InputCounts {
@@ -218,13 +240,15 @@ std::string to_markdown(const nlohmann::ordered_json& j);
 // JUnit XML: per subject a testsuite; a test case per claimed row, per property, per finding.
 std::string to_junit(const Report& r);
 
-// Writes report.json, report.md and (Options::plots) the plots into `out`, atomically: everything
-// goes into a fresh directory beside `out` that is renamed into place at the end. An existing
-// `out` is replaced only when it is empty or holds a previous report (report.json); anything else
-// is refused. Throws std::runtime_error with a message naming the path on failure.
-void write(const Report& r, const std::string& out);
-// Checks that `out` can be written (its parent exists or can be made, is a writable directory,
-// and `out` is absent, empty or a previous report) before the campaign spends its minutes.
+// Writes report.json, report.md and (Options::plots) the plots into `out` through
+// output::Writer (gelucheck/output_dir.hpp): into a fresh directory beside `out`, swapped into
+// place when complete; an existing `out` is replaced only when it is empty or a gelucheck output
+// holding nothing but what its marker lists. Throws output::Refused when `out` must not be
+// replaced (a usage error), std::runtime_error naming the path on any other failure. Returns
+// the writer's notes (stale temporary directories removed beside `out`, ...).
+std::vector<std::string> write(const Report& r, const std::string& out);
+// Checks that `out` can be written (as write() would accept it, and a directory can be made
+// beside it) before the campaign spends its minutes. Throws like write().
 void check_writable(const std::string& out);
 
 }  // namespace gelucheck::report
