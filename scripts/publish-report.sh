@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Regenerates the committed report of the built-in implementations, reports/latest/, with the
-# defaults (seed 1, 50000 points per format, the property suite), after a set-up and build, and
+# Regenerates the committed report, reports/latest/ (the library's two paths and the peers found:
+# PyTorch, oneDNN), with the defaults (seed 1, 50000 points per sampled format, the 16-bit formats
+# exhaustively, the property suite on each subject), after a set-up and build, and
 # refreshes the summary table in README.md (between the report-summary markers) from it, so the
 # README never carries figures typed by hand.
 # Then review and commit:  git add reports/latest README.md && git commit -m "reports/latest: regenerate"
@@ -10,26 +11,30 @@ build=${GELUCHECK_BUILD_DIR:-$root/build}
 "$root/scripts/setup.sh"
 "$build/cli/gelucheck" report --out "$root/reports/latest" "$@"
 
-# The README excerpt: from report.md's summary table, the rounding-error rows (the function
-# measured against its own form), as implementation | type | function | max ulp | at x | faithful
-# | claim.
+# The README excerpt, from report.md: its header line, the "At a glance" table (per subject,
+# format and function: max ulp error and where, where the negative tail collapses to zero, where
+# NaN comes out, the framework-default verdict, the claim) and the properties each subject breaks.
 summary=$(mktemp)
 trap 'rm -f "$summary"' EXIT
+md="$root/reports/latest/report.md"
 {
   echo "<!-- report-summary:begin (written by scripts/publish-report.sh from reports/latest/report.md) -->"
-  sed -n '1,/^Made by/p' "$root/reports/latest/report.md" | grep '^Made by' |
-    sed 's/ Machine-readable twin.*//; s/^Made by/Figures from/'
+  grep -m1 '^Made by' "$md" | sed 's/ Machine-readable twin.*//; s/^Made by/Figures from/'
   echo
-  echo "| implementation | type | function | max ulp error | at x | faithful | claim |"
-  echo "|---|---|---|---:|---|---:|---|"
-  awk -F' \\| ' '
-    /^## Summary/ { on = 1; next }
-    on && /^## / { on = 0 }
-    on && /^(accurate|naive) \|/ {
-      split($3, fn, " ")
-      if (fn[1] != $4) next           # model-error rows (tanh against erf) are in the report
-      printf "| %s | %s | %s | %s | %s | %s | %s |\n", $1, $2, $3, $6, $7, $13, $NF
-    }' "$root/reports/latest/report.md"
+  awk '
+    /^## At a glance/ { on = 1; next }
+    on && /^## / { exit }
+    on && /^subject \|/ { print "| " $0 " |"; next }
+    on && /^---\|/ { print "|" $0 "|"; next }
+    on && /^`/ { print "| " $0 " |" }' "$md"
+  echo
+  echo "Properties each subject breaks (the suite's checks; a subject that claims nothing is held to"
+  echo "the framework default there):"
+  echo
+  awk '
+    /^## Properties each subject breaks/ { on = 1; next }
+    on && /^## / { exit }
+    on && /^- / { print }' "$md"
   echo "<!-- report-summary:end -->"
 } > "$summary"
 awk -v f="$summary" '

@@ -239,7 +239,8 @@ json to_json(const Report& r) {
   // The only part that changes between two runs with the same config.
   j["run"] = {{"started_utc", r.started_utc},
               {"threads", r.options.threads},
-              {"proptests_executable", p.executable},
+              // The file name only: where this installation keeps it is no part of a report.
+              {"proptests_executable", p.executable.substr(p.executable.rfind('/') + 1)},
               {"seconds", {{"campaign", r.seconds_campaign}, {"gap", r.seconds_gap},
                            {"properties", r.seconds_properties}}}};
   return j;

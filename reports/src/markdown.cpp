@@ -186,6 +186,26 @@ std::string to_markdown(const json& j) {
   }
   o << "\n";
 
+  o << "## Properties each subject breaks\n\n"
+    << "The property suite's failures per subject (its checks, their Lean theorems and "
+       "counterexamples are under Properties below). A subject that claims nothing is held there "
+       "to the framework default.\n\n";
+  for (const auto& sj : j["subjects"]) {
+    const json& p = sj["properties"];
+    o << "- `" << sj["spec"].get<std::string>() << "`: ";
+    if (p["status"] != "run") {
+      o << "not run (" << p["status"].get<std::string>() << ")\n";
+      continue;
+    }
+    std::string failed;
+    for (const auto& t : p["tests"])
+      if (t["outcome"] == "fail")
+        failed += (failed.empty() ? "`" : ", `") + t["suite"].get<std::string>() + "." +
+                  t["name"].get<std::string>() + "`";
+    o << (failed.empty() ? "none" : failed) << "\n";
+  }
+  o << "\n";
+
   o << "## Summary (all inputs)\n\n"
     << "Errors in ulps of the format (docs/report.md) against the exact function (MPFR), over every "
        "input of the campaign. `against erf` rows measure the tanh form against the exact GELU "

@@ -1,7 +1,7 @@
 // gen_constants — writes src/include/gelucheck/constants.hpp, the one home of every constant of
 // the library under test, from MPFR at 320 bits:
-//   cmake --build /work/build-lib --target gelucheck_gen_constants &&
-//   /work/build-lib/src/gelucheck_gen_constants > src/include/gelucheck/constants.hpp
+//   cmake --build build --target gelucheck_gen_constants &&
+//   build/src/gelucheck_gen_constants > src/include/gelucheck/constants.hpp
 // It also prints, on stderr, the figures the error analysis of src/gelu_scalar.cpp relies on
 // (Taylor truncation bounds, cancellation factors, distance of the derivative zero to the nearest
 // double). This is a build-time tool: it is not part of gelucheck::gelu and the library never
