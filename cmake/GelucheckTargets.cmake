@@ -24,8 +24,12 @@ function(gelucheck_target_sanitize tgt)
   endif()
 endfunction()
 
+# Source paths in __FILE__ (assertion and RapidCheck messages, which reports quote) are relative
+# to the repository, not to where this machine keeps it.
+set(GELUCHECK_PATH_FLAGS -ffile-prefix-map=${PROJECT_SOURCE_DIR}/=)
+
 function(gelucheck_target_defaults tgt)
-  target_compile_options(${tgt} PRIVATE ${GELUCHECK_WARNINGS} ${GELUCHECK_FP_FLAGS})
+  target_compile_options(${tgt} PRIVATE ${GELUCHECK_WARNINGS} ${GELUCHECK_FP_FLAGS} ${GELUCHECK_PATH_FLAGS})
   gelucheck_target_sanitize(${tgt})
 endfunction()
 

@@ -1,4 +1,4 @@
-// report.json: schema gelucheck.report/1 (docs/report.md documents every field).
+// report.json: schema gelucheck.report/2 (docs/report.md documents every field).
 // A non-finite number is written as the string "inf", "-inf" or "nan" (JSON has no such numbers);
 // every floating-point input or result is also given as a C99 hex float.
 #include <algorithm>

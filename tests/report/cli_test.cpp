@@ -134,7 +134,7 @@ TEST_F(ReportCli, WritesTheReportAndPlotsAndReplacesAPreviousOne) {
                         "hist_binary64.png", "hist_binary32.png", "gap.png"})
     EXPECT_GT(fs::file_size(out / f), 100u) << f;
   const auto j = report(out);
-  EXPECT_EQ(j["schema"], "gelucheck.report/1");
+  EXPECT_EQ(j["schema"], "gelucheck.report/2");
   EXPECT_EQ(j["config"]["points"], 32);
   // Again into the same place: replaced whole, no temporary left beside it.
   r = run(args);

@@ -120,7 +120,7 @@ TEST(ReportRegions, Edges) {
 
 TEST(ReportSchema, FieldsPresent) {
   const json j = to_json(small_report());
-  EXPECT_EQ(j["schema"], "gelucheck.report/1");
+  EXPECT_EQ(j["schema"], "gelucheck.report/2");
   for (const char* k : {"generator", "config", "measures", "inputs", "regions", "accuracy", "gap",
                         "properties", "lean_traceability", "gate", "plots", "run"})
     EXPECT_TRUE(j.contains(k)) << k;

@@ -1,6 +1,6 @@
 // gelucheck/report.hpp — the accuracy report (issue 5): a seeded campaign of the library under
 // test (gelu.hpp) against the MPFR reference, the tanh–erf gap, the property suite's outcome, and
-// the writers of report.json (schema gelucheck.report/1, docs/report.md), report.md and plots.
+// the writers of report.json (schema gelucheck.report/2, docs/report.md), report.md and plots.
 //
 // Data flows one way: reference → campaign → Report → JSON → Markdown; the plots are drawn from
 // the per-point data the Report keeps (not written to JSON).
@@ -21,7 +21,7 @@
 
 namespace gelucheck::report {
 
-inline constexpr const char* kSchema = "gelucheck.report/1";
+inline constexpr const char* kSchema = "gelucheck.report/2";
 inline constexpr std::uint64_t kDefaultSeed = 1;
 // Random + grid points per format (hard points and specials come on top). 2 formats × 2 forms ×
 // 2 quantities reference enclosures per point; see docs/report.md for the measured run time.

@@ -1,0 +1,19 @@
+set terminal pngcairo size 1400,1000 font ',10'
+set output 'ulp_bfloat16.png'
+set multiplot layout 2,2 title 'ulp error against x, bfloat16 (max per bin of width 0.05; 0 drawn at 1e-4), seed 1'
+set logscale y
+set format y '10^{%L}'
+set xrange [-40:10]
+set grid
+set xlabel 'x'
+set ylabel 'ulp error'
+set key top left
+set title 'tanh value (bfloat16)'
+plot 'plot-data/ulp_bfloat16_tanh_value_s3.dat' with points pt 7 ps 0.4 lc rgb '#9467bd' title 'onednn', 'plot-data/ulp_bfloat16_tanh_value_s2.dat' with points pt 7 ps 0.4 lc rgb '#2ca02c' title 'torch', 'plot-data/ulp_bfloat16_tanh_value_s1.dat' with points pt 7 ps 0.4 lc rgb '#d62728' title 'naive', 'plot-data/ulp_bfloat16_tanh_value_s0.dat' with points pt 7 ps 0.4 lc rgb '#1f77b4' title 'accurate', 1/0 notitle
+set title 'tanh derivative (bfloat16)'
+plot 'plot-data/ulp_bfloat16_tanh_derivative_s3.dat' with points pt 7 ps 0.4 lc rgb '#9467bd' title 'onednn', 'plot-data/ulp_bfloat16_tanh_derivative_s2.dat' with points pt 7 ps 0.4 lc rgb '#2ca02c' title 'torch', 'plot-data/ulp_bfloat16_tanh_derivative_s1.dat' with points pt 7 ps 0.4 lc rgb '#d62728' title 'naive', 'plot-data/ulp_bfloat16_tanh_derivative_s0.dat' with points pt 7 ps 0.4 lc rgb '#1f77b4' title 'accurate', 1/0 notitle
+set title 'erf value (bfloat16)'
+plot 'plot-data/ulp_bfloat16_erf_value_s3.dat' with points pt 7 ps 0.4 lc rgb '#9467bd' title 'onednn', 'plot-data/ulp_bfloat16_erf_value_s2.dat' with points pt 7 ps 0.4 lc rgb '#2ca02c' title 'torch', 'plot-data/ulp_bfloat16_erf_value_s1.dat' with points pt 7 ps 0.4 lc rgb '#d62728' title 'naive', 'plot-data/ulp_bfloat16_erf_value_s0.dat' with points pt 7 ps 0.4 lc rgb '#1f77b4' title 'accurate', 1/0 notitle
+set title 'erf derivative (bfloat16)'
+plot 'plot-data/ulp_bfloat16_erf_derivative_s3.dat' with points pt 7 ps 0.4 lc rgb '#9467bd' title 'onednn', 'plot-data/ulp_bfloat16_erf_derivative_s2.dat' with points pt 7 ps 0.4 lc rgb '#2ca02c' title 'torch', 'plot-data/ulp_bfloat16_erf_derivative_s1.dat' with points pt 7 ps 0.4 lc rgb '#d62728' title 'naive', 'plot-data/ulp_bfloat16_erf_derivative_s0.dat' with points pt 7 ps 0.4 lc rgb '#1f77b4' title 'accurate', 1/0 notitle
+unset multiplot
