@@ -440,6 +440,41 @@ TEST(CliEvalSubject, SpecsThatCannotBeOpened) {
   EXPECT_EQ(gone.out, "");
 }
 
+TEST(CliEvalSubject, ChunksKeepTheOrderAndTheMessages) {
+  // 9000 inputs (three chunks of at most 4096), a bad line on each side of the first boundary and
+  // one in the last chunk: every good line in order, each bad line named, whatever the chunks.
+  // By hand: 2^k is exact in binary64, and f(x) = x for these k >= 6 (tanh u = 1 to binary64:
+  // 1 - tanh u < 2^-54 once u > 19), so each good line is "2^k  2^k" again.
+  std::string in;
+  std::vector<long> bad_lines;
+  long lineno = 0;
+  for (int i = 0; i < 9000; ++i) {
+    ++lineno;
+    if (i == 4095 || i == 4096 || i == 8999) {
+      in += "oops\n";
+      bad_lines.push_back(lineno);
+      continue;
+    }
+    in += hexfloat(std::ldexp(1.0, 6 + i % 900)) + "\n";
+  }
+  const Outcome r = gelucheck("eval --subject accurate", in);
+  EXPECT_EQ(r.code, 1);
+  const std::vector<std::string> lines = r.lines();
+  ASSERT_EQ(lines.size(), 9000u - bad_lines.size());
+  std::size_t k = 0;
+  for (int i = 0; i < 9000; ++i) {
+    if (i == 4095 || i == 4096 || i == 8999) continue;
+    const std::string x = hexfloat(std::ldexp(1.0, 6 + i % 900));
+    EXPECT_EQ(lines[k++].substr(0, 2 * x.size() + 2), x + "\t" + x + "\t") << "line " << i + 1;
+  }
+  std::size_t at = 0;
+  for (long b : bad_lines) {
+    const std::size_t p = r.err.find("line " + std::to_string(b) + ": cannot read \"oops\"", at);
+    ASSERT_NE(p, std::string::npos) << "line " << b << " in order: " << r.err;
+    at = p;
+  }
+}
+
 // Bit patterns by hand: sign, exponent, fraction of each format.
 struct Pattern {
   const char* text;
