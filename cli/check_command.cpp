@@ -80,6 +80,7 @@ std::function<int()> add_check_command(CLI::App& app) {
       }
     }
     opt.default_to_framework_claim = true;
+    opt.gate_every_subject = true;
     opt.command = "gelucheck check " + spec;
     return run_report(opt, {args->out, args->junit, args->gate});
   };

@@ -107,16 +107,32 @@ Report run(const Options& opt) {
     for (const subject::Op& op : caps.ops) sr.provides.push_back(subject::op_name(op));
     sr.strided = caps.strided;
     sr.fresh_evaluations = caps.fresh_evaluations;
+    // The claims: the subject's own; with check's default, every (function, format) it leaves
+    // unclaimed is held to what every framework's own tests demand (so a built-in claiming
+    // binary64 and binary32 only is held to it in the 16-bit formats); then the --claim items on
+    // top (`--claim none` says "measure only" explicitly).
     sr.claims = s.claims();
-    sr.claims_source = sr.claims.any() ? "its own" : "none";
+    const bool claims_itself = sr.claims.any();
+    sr.claims_source = claims_itself ? "its own" : "none";
+    if (opt.default_to_framework_claim) {
+      bool filled = false;
+      for (const subject::Function& fn : subject::all_functions)
+        for (Format fmt : all_formats)
+          if (!sr.claims.get(fn, fmt).claims_anything()) {
+            sr.claims.set(fn, fmt, Claim::framework_default(fmt));
+            filled = true;
+          }
+      if (filled)
+        sr.claims_source = sr.claims_source == "none" ? "framework default"
+                                                      : "its own, framework default elsewhere";
+    }
     if (!opt.claims.empty()) {
       for (const std::string& item : opt.claims) sr.claims.apply(item);
       sr.claims_source = "--claim";
-    } else if (!sr.claims.any() && opt.default_to_framework_claim) {
-      for (Format fmt : all_formats) sr.claims.set(std::nullopt, fmt, Claim::framework_default(fmt));
-      sr.claims_source = "framework default";
     }
-    sr.gated = sr.claims.any();
+    // check gates its one subject; report only those that claim something themselves (peers are
+    // measured against the framework default, and their breaks are findings, not a red gate).
+    sr.gated = sr.claims.any() && (opt.gate_every_subject || claims_itself || !opt.claims.empty());
     r.subjects.push_back(std::move(sr));
   }
 
@@ -163,9 +179,8 @@ Report run(const Options& opt) {
     if (opt.properties && opt.progress)
       std::fprintf(stderr, "[%s] running the property suite on %s...\n", opt.command.c_str(),
                    sr.spec.c_str());
-    // The suite is told the claims the campaign used (a subject with none is held there, as
-    // here in the framework-default column, to Claim::framework_default).
-    sr.properties = run_properties(opt, sr.spec, opt.claims);
+    // The suite is held to exactly the claims the campaign used, entry by entry.
+    sr.properties = run_properties(opt, sr.spec, sr.claims.items());
   }
   r.seconds_properties = seconds_since(t0);
   r.gate_failures = gate_failures(r);

@@ -56,6 +56,32 @@ Claim parse_claim(std::string_view s) {
                               "\": want none, cr, faithful, ulp:N or allclose:atol=A,rtol=R");
 }
 
+std::string claim_item(const Claim& c) {
+  auto num = [](double v) {
+    char buf[40];
+    const auto r = std::to_chars(buf, buf + sizeof buf, v);  // shortest: reads back exactly
+    return std::string(buf, r.ptr);
+  };
+  switch (c.kind) {
+    case Claim::Kind::none: return "none";
+    case Claim::Kind::ulp:
+      if (c.max_ulp == 0.5 && c.inclusive) return "cr";
+      if (c.max_ulp == 1 && !c.inclusive) return "faithful";
+      if (!c.inclusive) throw std::invalid_argument("a strict ulp bound other than 1 has no syntax");
+      return "ulp:" + num(c.max_ulp);
+    case Claim::Kind::allclose: return "allclose:atol=" + num(c.atol) + ",rtol=" + num(c.rtol);
+  }
+  return "none";
+}
+
+std::vector<std::string> ClaimSet::items() const {
+  std::vector<std::string> v;
+  for (Function f : all_functions)
+    for (Format fmt : all_formats)
+      v.push_back(function_name(f) + "@" + std::string(dtype_name(fmt)) + "=" + claim_item(get(f, fmt)));
+  return v;
+}
+
 Claim ClaimSet::get(Function f, Format fmt) const {
   return c_[index_of(f)][static_cast<std::size_t>(fmt)];
 }

@@ -357,8 +357,9 @@ TEST(CliUsage, HelpOnEverySubcommandAndVersion) {
     EXPECT_NE(r.out.find("Usage"), std::string::npos) << args << ": " << r.out;
   }
   const Outcome eval_help = gelucheck("eval --help");
-  for (const char* needle : {"--impl", "--form", "--quantity", "--format", "reference",
-                             "double rounding", "binary16", "Exit codes"})
+  for (const char* needle : {"--impl", "--subject", "--bits", "backward", "--form", "--quantity",
+                             "--format", "reference", "double rounding", "binary16", "16256",
+                             "Exit codes"})
     EXPECT_NE(eval_help.out.find(needle), std::string::npos) << needle;
   const Outcome v = gelucheck("--version");
   EXPECT_EQ(v.code, 0);
@@ -396,6 +397,281 @@ TEST(CliEval, LibraryImplementationsAreWiredThrough) {
             expect_line(lines[i], x, want, fmt);
           }
         }
+}
+
+// ---------------------------------------------------------------------------------------------
+// eval through the subjects: --subject, --bits, the backward, findings.
+
+std::string formats_args(Format fmt) { return std::string(" --format ") + std::string(name(fmt)); }
+
+TEST(CliEvalSubject, SubjectAndImplAreTheSame) {
+  // --impl X is --subject X for the built-ins, bit for bit, in every format and quantity; the
+  // default is the reference.
+  const std::string input = "-38.5\n-3\n-0.75\n0\n1e-310\n0.5\n7\n";
+  for (const char* who : {"reference", "accurate", "naive"})
+    for (const char* q : {"value", "derivative"})
+      for (Format fmt : all_formats) {
+        const std::string rest = std::string(" --quantity ") + q + formats_args(fmt);
+        const Outcome a = gelucheck(std::string("eval --subject ") + who + rest, input);
+        const Outcome b = gelucheck(std::string("eval --impl ") + who + rest, input);
+        ASSERT_EQ(a.code, 0) << a.err;
+        EXPECT_EQ(a.out, b.out) << who << rest;
+        EXPECT_EQ(a.lines().size(), 7u);
+        if (std::string(who) == "reference") {
+          EXPECT_EQ(gelucheck("eval" + rest, input).out, a.out);
+        }
+      }
+  // Both: a usage error, nothing evaluated.
+  const Outcome both = gelucheck("eval --subject accurate --impl naive", "1\n");
+  EXPECT_EQ(both.code, 2);
+  EXPECT_EQ(both.out, "");
+  EXPECT_NE(both.err.find("--subject"), std::string::npos) << both.err;
+}
+
+TEST(CliEvalSubject, SpecsThatCannotBeOpened) {
+  // Malformed: usage (2); well-formed but not there: unavailable (3); each with the message.
+  const Outcome bad = gelucheck("eval --subject bogus:x", "1\n");
+  EXPECT_EQ(bad.code, 2) << bad.err;
+  EXPECT_NE(bad.err.find("bogus:x"), std::string::npos) << bad.err;
+  EXPECT_EQ(bad.out, "");
+  const Outcome gone = gelucheck("eval --subject lib:/nonexistent/libgelu.so", "1\n");
+  EXPECT_EQ(gone.code, 3) << gone.err;
+  EXPECT_NE(gone.err.find("/nonexistent/libgelu.so"), std::string::npos) << gone.err;
+  EXPECT_EQ(gone.out, "");
+}
+
+TEST(CliEvalSubject, ChunksKeepTheOrderAndTheMessages) {
+  // 9000 inputs (three chunks of at most 4096), a bad line on each side of the first boundary and
+  // one in the last chunk: every good line in order, each bad line named, whatever the chunks.
+  // By hand: 2^k is exact in binary64, and f(x) = x for these k >= 6 (tanh u = 1 to binary64:
+  // 1 - tanh u < 2^-54 once u > 19), so each good line is "2^k  2^k" again.
+  std::string in;
+  std::vector<long> bad_lines;
+  long lineno = 0;
+  for (int i = 0; i < 9000; ++i) {
+    ++lineno;
+    if (i == 4095 || i == 4096 || i == 8999) {
+      in += "oops\n";
+      bad_lines.push_back(lineno);
+      continue;
+    }
+    in += hexfloat(std::ldexp(1.0, 6 + i % 900)) + "\n";
+  }
+  const Outcome r = gelucheck("eval --subject accurate", in);
+  EXPECT_EQ(r.code, 1);
+  const std::vector<std::string> lines = r.lines();
+  ASSERT_EQ(lines.size(), 9000u - bad_lines.size());
+  std::size_t k = 0;
+  for (int i = 0; i < 9000; ++i) {
+    if (i == 4095 || i == 4096 || i == 8999) continue;
+    const std::string x = hexfloat(std::ldexp(1.0, 6 + i % 900));
+    EXPECT_EQ(lines[k++].substr(0, 2 * x.size() + 2), x + "\t" + x + "\t") << "line " << i + 1;
+  }
+  std::size_t at = 0;
+  for (long b : bad_lines) {
+    const std::size_t p = r.err.find("line " + std::to_string(b) + ": cannot read \"oops\"", at);
+    ASSERT_NE(p, std::string::npos) << "line " << b << " in order: " << r.err;
+    at = p;
+  }
+}
+
+// Bit patterns by hand: sign, exponent, fraction of each format.
+struct Pattern {
+  const char* text;
+  double value;
+};
+
+TEST(CliEvalBits, PatternsAreReadAndResultsWrittenInEveryFormat) {
+  struct Case {
+    Format fmt;
+    std::vector<Pattern> in;
+    const char* zero;      // the pattern of +0, of -0, of +inf and of 1/2 (f'(0) = 1/2)
+    const char* minus_zero;
+    const char* inf;
+    const char* half;
+  };
+  const Case cases[] = {
+      {Format::bfloat16,
+       {{"0x3f80", 1.0}, {"0xbf80", -1.0}, {"0x4040", 3.0}, {"0x0001", 0x1p-133},
+        {"0x7f7f", 0x1.fep+127}, {"0x8000", -0.0}, {"0x7f80", INFINITY}, {"0xff80", -INFINITY},
+        {"0X3F80", 1.0}, {"  0x3f80  ", 1.0}},
+       "0x0000", "0x8000", "0x7f80", "0x3f00"},
+      {Format::binary16,
+       {{"0x3c00", 1.0}, {"0xbc00", -1.0}, {"0x4200", 3.0}, {"0x0001", 0x1p-24},
+        {"0x7bff", 65504.0}, {"0x8000", -0.0}, {"0x7c00", INFINITY}, {"0xfc00", -INFINITY}},
+       "0x0000", "0x8000", "0x7c00", "0x3800"},
+      {Format::binary32,
+       {{"0x3f800000", 1.0}, {"0xbf800000", -1.0}, {"0x40400000", 3.0}, {"0x00000001", 0x1p-149},
+        {"0x7f800000", INFINITY}, {"0xff800000", -INFINITY}, {"0x80000000", -0.0}},
+       "0x00000000", "0x80000000", "0x7f800000", "0x3f000000"},
+      {Format::binary64,
+       {{"0x3ff0000000000000", 1.0}, {"0xbff0000000000000", -1.0}, {"0x4008000000000000", 3.0},
+        {"0x0000000000000001", 0x1p-1074}, {"0x7ff0000000000000", INFINITY},
+        {"0xfff0000000000000", -INFINITY}, {"0x8000000000000000", -0.0}},
+       "0x0000000000000000", "0x8000000000000000", "0x7ff0000000000000", "0x3fe0000000000000"},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(std::string(name(c.fmt)));
+    std::string input;
+    for (const Pattern& p : c.in) input += std::string(p.text) + "\n";
+    const Outcome r = gelucheck("eval --bits" + formats_args(c.fmt), input);
+    ASSERT_EQ(r.code, 0) << r.err;
+    EXPECT_EQ(r.err, "");
+    const auto lines = r.lines();
+    ASSERT_EQ(lines.size(), c.in.size()) << r.out;
+    for (std::size_t i = 0; i < lines.size(); ++i) {
+      const auto f = split_tabs(lines[i]);
+      ASSERT_EQ(f.size(), 4u) << lines[i];
+      EXPECT_EQ(f[0], hexfloat(c.in[i].value)) << c.in[i].text;
+      const double want = ref::correctly_rounded(Form::tanh, Quantity::value, c.in[i].value, c.fmt);
+      EXPECT_EQ(f[1], hexfloat(want)) << c.in[i].text;
+      // The results' patterns, through the encoding's one home.
+      EXPECT_EQ(std::strtoull(f[3].c_str(), nullptr, 16), *to_bits(want, c.fmt)) << lines[i];
+      EXPECT_EQ(f[3].size(), 2 + 2 * (c.fmt == Format::binary64 ? 8u : c.fmt == Format::binary32 ? 4u : 2u));
+    }
+    // Results by hand: f(+0) = +0, f(-0) = -0, f(+inf) = +inf, f(-inf) = -0, f'(0) = 1/2.
+    const auto bits_of = [&](const std::string& args, const std::string& in) {
+      const Outcome o = gelucheck("eval --bits" + formats_args(c.fmt) + args, in);
+      EXPECT_EQ(o.code, 0) << o.err;
+      return o.lines().empty() ? std::string() : split_tabs(o.lines()[0]).back();
+    };
+    EXPECT_EQ(bits_of("", std::string(c.zero) + "\n"), c.zero);
+    EXPECT_EQ(bits_of("", std::string(c.minus_zero) + "\n"), c.minus_zero);
+    EXPECT_EQ(bits_of("", std::string(c.inf) + "\n"), c.inf);
+    EXPECT_EQ(bits_of("", "-inf\n"), c.minus_zero);
+    EXPECT_EQ(bits_of(" --quantity derivative", std::string(c.zero) + "\n"), c.half);
+    // Round trip: the results' patterns read back are the results.
+    std::string again;
+    for (const std::string& l : lines) again += split_tabs(l)[3] + "\n";
+    const Outcome back = gelucheck("eval --bits" + formats_args(c.fmt), again);
+    ASSERT_EQ(back.code, 0) << back.err;
+    ASSERT_EQ(back.lines().size(), lines.size());
+    for (std::size_t i = 0; i < lines.size(); ++i)
+      EXPECT_EQ(split_tabs(back.lines()[i])[0], split_tabs(lines[i])[1]) << back.lines()[i];
+  }
+}
+
+TEST(CliEvalBits, WhatIsAPatternAndWhatIsANumber) {
+  // Under --bits: hex floats (a '.' or a 'p') and decimals are still numbers; 0x with another
+  // number of digits, or with a sign, is a bad line that says why.
+  const Outcome r = gelucheck("eval --bits --format bfloat16",
+                              "0x1.8p+1\n3\n0x3f8\n-0x3f80\n0x3f800\n0x3f80\n");
+  EXPECT_EQ(r.code, 1);
+  const auto lines = r.lines();
+  ASSERT_EQ(lines.size(), 3u) << r.out;
+  EXPECT_EQ(split_tabs(lines[0])[0], "0x1.8p+1");
+  EXPECT_EQ(split_tabs(lines[1])[0], "0x1.8p+1");
+  EXPECT_EQ(split_tabs(lines[2])[0], "0x1p+0");
+  for (const char* l : {"line 3", "line 4", "line 5"})
+    EXPECT_NE(r.err.find(l), std::string::npos) << l << ": " << r.err;
+  EXPECT_NE(r.err.find("exactly 4 hex digits"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("no sign"), std::string::npos) << r.err;
+  // Without --bits 0x3f80 is the number 16256 = 0x1.fcp+13, as ever, and said once on stderr.
+  const Outcome n = gelucheck("eval --format bfloat16", "0x3f80\n0x4040\n");
+  EXPECT_EQ(n.code, 0) << n.err;
+  ASSERT_EQ(n.lines().size(), 2u);
+  EXPECT_EQ(split_tabs(n.lines()[0])[0], "0x1.fcp+13");
+  EXPECT_EQ(split_tabs(n.lines()[0]).size(), 3u);
+  EXPECT_NE(n.err.find("line 1: \"0x3f80\" is read as the number 16256"), std::string::npos) << n.err;
+  EXPECT_EQ(n.err.find("line 2"), std::string::npos) << "said once: " << n.err;
+  // In binary64 a short hex integer is not taken for a pattern: no word.
+  EXPECT_EQ(gelucheck("eval", "0x10\n").err, "");
+  EXPECT_NE(gelucheck("eval", "0x3ff0000000000000\n").err.find("--bits"), std::string::npos);
+}
+
+TEST(CliEvalBackward, DyColumnAgainstTheReference) {
+  // dy powers of two: dy·f'(x) is exact, so RN(dy·f'(x)) = dy·RN(f'(x)) where nothing over- or
+  // underflows; dy = 1 is the derivative's line exactly.
+  const double xs[] = {-3, -0.75, 0, 0.5, 2};
+  const double dys[] = {1, 2, -0.5, 0.25, -4};
+  for (Form form : {Form::tanh, Form::erf})
+    for (Format fmt : all_formats) {
+      std::string in, deriv_in;
+      for (double x : xs)
+        for (double dy : dys) in += hexfloat(x) + " \t" + hexfloat(dy) + "\n";
+      for (double x : xs) deriv_in += hexfloat(x) + "\n";
+      const std::string args = std::string(" --form ") + std::string(name(form)) + formats_args(fmt);
+      const Outcome r = gelucheck("eval --quantity backward" + args, in);
+      ASSERT_EQ(r.code, 0) << r.err;
+      const auto lines = r.lines();
+      ASSERT_EQ(lines.size(), 25u) << r.out;
+      const auto deriv = gelucheck("eval --quantity derivative" + args, deriv_in).lines();
+      ASSERT_EQ(deriv.size(), 5u);
+      for (int i = 0; i < 5; ++i)
+        for (int j = 0; j < 5; ++j) {
+          const auto f = split_tabs(lines[static_cast<std::size_t>(i * 5 + j)]);
+          ASSERT_EQ(f.size(), 4u);
+          EXPECT_EQ(f[0], hexfloat(xs[i]));
+          EXPECT_EQ(f[1], hexfloat(dys[j]));
+          const double d = ref::correctly_rounded(form, Quantity::derivative, xs[i], fmt);
+          EXPECT_EQ(f[2], hexfloat(dys[j] * d)) << "x = " << xs[i] << ", dy = " << dys[j];
+          if (dys[j] == 1) {
+            const auto g = split_tabs(deriv[static_cast<std::size_t>(i)]);
+            EXPECT_EQ(f[2] + "\t" + f[3], g[1] + "\t" + g[2]);
+          }
+        }
+    }
+  // --bits: the dy column may be a pattern too, and the result's pattern comes last.
+  // By hand: f'(0) = 1/2, dy = 0x4000 = 2 in bfloat16 → 1 = 0x3f80.
+  const Outcome b = gelucheck("eval --quantity backward --bits --format bfloat16", "0x0000 0x4000\n");
+  EXPECT_EQ(b.out, "0x0p+0\t0x1p+1\t0x1p+0\t1\t0x3f80\n") << b.err;
+  // One field, three fields, a bad dy: bad lines, eval goes on.
+  const Outcome bad = gelucheck("eval --quantity backward", "1\n1 2 3\n1 x\n1 1\n");
+  EXPECT_EQ(bad.code, 1);
+  EXPECT_EQ(bad.lines().size(), 1u) << bad.out;
+  for (const char* l : {"line 1", "line 2", "line 3"})
+    EXPECT_NE(bad.err.find(l), std::string::npos) << bad.err;
+  EXPECT_NE(bad.err.find("as x dy"), std::string::npos) << bad.err;
+}
+
+TEST(CliEvalFindings, ASubjectsMisbehaviourIsNamedByLine) {
+  // broken:writes-input: every result right, the input overwritten: a finding (exit 3), the
+  // lines still printed, and a bad line among them still its own message.
+  const Outcome w = gelucheck("eval --subject broken:writes-input", "1\nx\n2\n");
+  EXPECT_EQ(w.code, 3) << w.err;
+  ASSERT_EQ(w.lines().size(), 2u) << w.out;
+  expect_line(w.lines()[1], 2, ref::correctly_rounded(Form::tanh, Quantity::value, 2, Format::binary64),
+              Format::binary64);
+  EXPECT_NE(w.err.find("line 1: broken:writes-input: tanh.forward.f64 wrote_input"), std::string::npos)
+      << w.err;
+  EXPECT_NE(w.err.find("line 2: cannot read"), std::string::npos) << w.err;
+  // broken:lies fails every 16-bit call: each line its own "failed" finding, nothing on stdout;
+  // in binary64 it is the library.
+  const Outcome l = gelucheck("eval --subject broken:lies --format bfloat16", "1\n-3\n# c\n2\n");
+  EXPECT_EQ(l.code, 3);
+  EXPECT_EQ(l.out, "");
+  for (const char* line : {"line 1: broken:lies: tanh.forward.bf16 failed", "line 2:", "line 4:"})
+    EXPECT_NE(l.err.find(line), std::string::npos) << line << ": " << l.err;
+  EXPECT_NE(l.err.find("at x = -0x1.8p+1"), std::string::npos) << l.err;
+  EXPECT_EQ(gelucheck("eval --subject broken:lies", "1\n").code, 0);
+}
+
+TEST(CliEvalFindings, SharedLibraryThroughItsHost) {
+  // The test library of the subject tests: the library's accurate path under the ABI, in a
+  // child process; its binary32 results are the library's, bit for bit.
+  const double xs[] = {-20, -3, -0.75, 0.5, 2, 10};
+  std::string input;
+  for (double x : xs) input += hexfloat(x) + "\n";
+  const Outcome r =
+      gelucheck(std::string("eval --subject lib:") + GOOD_LIB + " --format binary32 --form erf", input);
+  ASSERT_EQ(r.code, 0) << r.err;
+  ASSERT_EQ(r.lines().size(), 6u) << r.out;
+  for (int i = 0; i < 6; ++i) {
+    const float y = scalar(Form::erf, static_cast<float>(xs[i]), Path::accurate);
+    expect_line(r.lines()[static_cast<std::size_t>(i)], xs[i], y, Format::binary32);
+  }
+  // It has no 16-bit ops: said at once.
+  const Outcome n = gelucheck(std::string("eval --subject lib:") + GOOD_LIB + " --format bfloat16", "1\n");
+  EXPECT_EQ(n.code, 3);
+  EXPECT_NE(n.err.find("does not provide tanh.forward.bf16"), std::string::npos) << n.err;
+  // The defective one segfaults at x = 13 in tanh binary64 (and returns y = x elsewhere): that
+  // line is a crash finding, the others are printed.
+  const Outcome c = gelucheck(std::string("eval --subject lib:") + BAD_LIB, "1\n13\n2\n");
+  EXPECT_EQ(c.code, 3) << c.err;
+  EXPECT_EQ(c.out, "0x1p+0\t0x1p+0\t1\n0x1p+1\t0x1p+1\t2\n");
+  EXPECT_NE(c.err.find("line 2: lib:"), std::string::npos) << c.err;
+  EXPECT_NE(c.err.find("crashed"), std::string::npos) << c.err;
+  EXPECT_NE(c.err.find("at x = 0x1.ap+3"), std::string::npos) << c.err;
 }
 
 }  // namespace

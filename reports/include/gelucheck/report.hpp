@@ -57,9 +57,12 @@ struct Options {
   // (`claim: none`) but still gets the framework-default verdict column.
   std::vector<std::string> subjects = {"accurate", "naive"};
   std::vector<std::string> claims;
-  // A subject that claims nothing and is given no claim: held to Claim::framework_default (check)
-  // or to nothing (report: peers are measured, not gated).
-  bool default_to_framework_claim = false;
+  // Every (function, format) a subject does not claim itself is held to Claim::framework_default
+  // (before the `claims` items apply); false: to nothing.
+  bool default_to_framework_claim = true;
+  // Whether the gate counts every subject (check) or only those that claim something of
+  // themselves or are given claims (report: the peers are measured, not gated).
+  bool gate_every_subject = false;
   std::vector<Format> formats{Format::binary64, Format::binary32, Format::bfloat16,
                               Format::binary16};
   std::vector<subject::Function> functions{std::begin(subject::all_functions),

@@ -134,12 +134,16 @@ class ClaimSet {
   // FUNCTION one of the four names (or "tanh.*", "erf.*", "*.value", "*.derivative"). Applied
   // onto *this. Throws std::invalid_argument with a message on a malformed item.
   void apply(std::string_view item);
+  // Every entry as an item of that syntax ("tanh.value@f64=faithful", ...): apply()ing them to an
+  // empty set gives this set back.
+  std::vector<std::string> items() const;
 
  private:
   // indexed [function 0..3][format 0..3] as all_functions × all_formats
   Claim c_[4][4];
 };
 Claim parse_claim(std::string_view s);  // "cr", "ulp:4", "allclose:atol=1e-5,rtol=1e-5", ...
+std::string claim_item(const Claim& c);  // the inverse: the claim in that syntax
 
 // ---------------------------------------------------------------------------------------------
 // The door.
