@@ -39,31 +39,30 @@ int check_resources(const report::Options& opt, const char* who) {
 int run_report(const report::Options& opt, const RunTargets& t) {
   const char* who = opt.command.c_str();
   if (const int rc = check_resources(opt, who); rc != kExitOk) return rc;
+  auto say = [who](const std::exception& e, int rc) {
+    std::fprintf(stderr, "%s: %s\n", who, e.what());
+    return rc;
+  };
   try {
     report::check_writable(t.out);  // fail before the campaign, not after it
   } catch (const output::Refused& e) {
-    std::fprintf(stderr, "%s: %s\n", who, e.what());
-    return kExitUsage;
+    return say(e, kExitUsage);  // not gelucheck's to replace: choose another --out
   } catch (const std::exception& e) {
-    std::fprintf(stderr, "%s: %s\n", who, e.what());
-    return kExitFailure;
+    return say(e, kExitFailure);
   }
   report::Report rep;
   try {
     rep = report::run(opt);
   } catch (const subject::SpecError& e) {
-    std::fprintf(stderr, "%s: %s\n", who, e.what());
-    return e.kind == subject::SpecError::Kind::usage ? kExitUsage : kExitFailure;
+    return say(e, e.kind == subject::SpecError::Kind::usage ? kExitUsage : kExitFailure);
   }
   try {
     for (const std::string& note : report::write(rep, t.out))
       std::fprintf(stderr, "%s: %s\n", who, note.c_str());
   } catch (const output::Refused& e) {
-    std::fprintf(stderr, "%s: %s\n", who, e.what());
-    return kExitUsage;
+    return say(e, kExitUsage);
   } catch (const std::exception& e) {
-    std::fprintf(stderr, "%s: %s\n", who, e.what());
-    return kExitFailure;
+    return say(e, kExitFailure);
   }
   if (!t.junit.empty()) {
     // Written beside, then renamed over: never a half-written file at the path.

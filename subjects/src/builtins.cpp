@@ -174,6 +174,17 @@ class Broken : public Subject {
     const std::vector<unsigned char> bytes = encode(c.op.format, r);
     std::memcpy(c.out, bytes.data(), bytes.size());
   }
+  // The library's forward, then r = edit(x, r) on each result (a backward passes through).
+  template <class Edit>
+  Status forward_edited(const Call& c, Edit edit) {
+    const Status s = lib_.call(c);
+    if (!s.ok() || c.op.direction != Direction::forward) return s;
+    const std::vector<double> x = decode(c.op.format, c.x, c.n);
+    std::vector<double> r = get(c);
+    for (std::size_t i = 0; i < c.n; ++i) r[i] = edit(x[i], r[i]);
+    put(c, r);
+    return s;
+  }
   // The correctly rounded neighbour of v in fmt, away from zero (v a value of fmt).
   static double away(Format fmt, double v) {
     if (std::isnan(v) || std::isinf(v)) return v;
@@ -209,17 +220,12 @@ struct ErfForTanh final : Broken {
 struct ChangedConstant final : Broken {
   ChangedConstant() : Broken("constant-0.0447", "0.0447 typed for 0.044715 in the tanh form's value") {}
   Status call(const Call& c) override {
-    const Status s = lib_.call(c);
-    if (!s.ok() || c.op.form != Form::tanh || c.op.direction != Direction::forward) return s;
-    const std::vector<double> x = decode(c.op.format, c.x, c.n);
-    std::vector<double> r = get(c);
-    for (std::size_t i = 0; i < c.n; ++i)
-      if (std::isfinite(x[i]) && std::fabs(x[i]) < 1e100) {
-        const double u = constants::kSqrt2OverPi * (x[i] + 0.0447 * (x[i] * x[i] * x[i]));
-        r[i] = round_to_format(x[i] / (1.0 + std::exp(-2.0 * u)), c.op.format);
-      }
-    put(c, r);
-    return s;
+    if (c.op.form != Form::tanh) return lib_.call(c);
+    return forward_edited(c, [&](double x, double r) {
+      if (!std::isfinite(x) || std::fabs(x) >= 1e100) return r;
+      const double u = constants::kSqrt2OverPi * (x + 0.0447 * (x * x * x));
+      return round_to_format(x / (1.0 + std::exp(-2.0 * u)), c.op.format);
+    });
   }
 };
 
@@ -227,12 +233,7 @@ struct ChangedConstant final : Broken {
 struct MissingHalf final : Broken {
   MissingHalf() : Broken("missing-half", "the forward forgets the factor 1/2") {}
   Status call(const Call& c) override {
-    const Status s = lib_.call(c);
-    if (!s.ok() || c.op.direction != Direction::forward) return s;
-    std::vector<double> r = get(c);
-    for (double& v : r) v = round_to_format(2 * v, c.op.format);
-    put(c, r);
-    return s;
+    return forward_edited(c, [&](double, double r) { return round_to_format(2 * r, c.op.format); });
   }
 };
 
@@ -240,14 +241,9 @@ struct MissingHalf final : Broken {
 struct NanAtMinusInf final : Broken {
   NanAtMinusInf() : Broken("nan-at-minus-inf", "the forward returns NaN at -inf") {}
   Status call(const Call& c) override {
-    const Status s = lib_.call(c);
-    if (!s.ok() || c.op.direction != Direction::forward) return s;
-    const std::vector<double> x = decode(c.op.format, c.x, c.n);
-    std::vector<double> r = get(c);
-    for (std::size_t i = 0; i < c.n; ++i)
-      if (x[i] == -std::numeric_limits<double>::infinity()) r[i] = std::numeric_limits<double>::quiet_NaN();
-    put(c, r);
-    return s;
+    return forward_edited(c, [](double x, double r) {
+      return x == -std::numeric_limits<double>::infinity() ? std::numeric_limits<double>::quiet_NaN() : r;
+    });
   }
 };
 
