@@ -63,7 +63,7 @@ void library_call16(Path path, const Call& c) {
   for (std::size_t i = 0; i < c.n; ++i)
     r[i] = round_to_format(static_cast<double>(of[i]), c.op.format);
   const std::vector<unsigned char> bytes = encode(c.op.format, r);
-  std::memcpy(c.out, bytes.data(), bytes.size());
+  if (!bytes.empty()) std::memcpy(c.out, bytes.data(), bytes.size());  // n = 0: out may be null
 }
 
 class LibrarySubject : public Subject {
@@ -149,7 +149,7 @@ class ReferenceSubject final : public Subject {
       return Status::make(Status::Kind::failed, e.what());
     }
     const std::vector<unsigned char> bytes = encode(fmt, r);
-    std::memcpy(c.out, bytes.data(), bytes.size());
+    if (!bytes.empty()) std::memcpy(c.out, bytes.data(), bytes.size());
     return Status::success();
   }
 };
@@ -172,7 +172,7 @@ class Broken : public Subject {
   static std::vector<double> get(const Call& c) { return decode(c.op.format, c.out, c.n); }
   static void put(const Call& c, const std::vector<double>& r) {
     const std::vector<unsigned char> bytes = encode(c.op.format, r);
-    std::memcpy(c.out, bytes.data(), bytes.size());
+    if (!bytes.empty()) std::memcpy(c.out, bytes.data(), bytes.size());
   }
   // The library's forward, then r = edit(x, r) on each result (a backward passes through).
   template <class Edit>
@@ -307,7 +307,7 @@ struct WritesInput final : Broken {
   WritesInput() : Broken("writes-input", "writes its results into x as well (in place)") {}
   Status call(const Call& c) override {
     const Status s = lib_.call(c);
-    if (s.ok()) std::memcpy(const_cast<void*>(c.x), c.out, c.n * element_size(c.op.format));
+    if (s.ok() && c.n > 0) std::memcpy(const_cast<void*>(c.x), c.out, c.n * element_size(c.op.format));
     return s;
   }
 };
