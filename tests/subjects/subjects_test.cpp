@@ -181,13 +181,15 @@ TEST(Builtins, EmptyAndShortCalls) {
   for (const char* s : {"accurate", "naive", "reference"}) specs.emplace_back(s);
   for (const std::string& spec : specs) {
     auto sub = open(spec);
-    for (Format fmt : all_formats)
-      for (Function f : all_functions)
+    for (Format fmt : all_formats) {
+      for (Function f : all_functions) {
         for (std::size_t n : {0u, 1u, 7u}) {
           const std::vector<double> xs(n, 0.5);
           const Evaluation e = evaluate(*sub, f, fmt, xs);
           EXPECT_EQ(e.y.size(), n) << spec;
         }
+      }
+    }
   }
 }
 
