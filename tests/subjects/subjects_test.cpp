@@ -165,8 +165,11 @@ TEST(Harness, BisectsToTheOneFailingInputAndKeepsTheRest) {
   EXPECT_EQ(ev.findings[0].status.kind, Status::Kind::crashed);
   EXPECT_EQ(ev.failed_count, 1u);
   EXPECT_LE(s.calls, 1 + 2 * 16) << "bisection of 2^16 elements";
-  for (std::size_t i = 0; i < xs.size(); ++i)
-    if (i != 12345) ASSERT_EQ(ev.y[i], 2 * xs[i]) << i;
+  for (std::size_t i = 0; i < xs.size(); ++i) {
+    if (i != 12345) {
+      ASSERT_EQ(ev.y[i], 2 * xs[i]) << i;
+    }
+  }
   EXPECT_NE(describe(ev.findings[0]).find("x = 0x1.81c8p+13"), std::string::npos)
       << describe(ev.findings[0]);
   // An op it does not provide is unavailable, never called.
