@@ -335,24 +335,6 @@ const char* region(double x) {
 }
 void tag(const Input& x) { RC_TAG(std::string(region(x.v)), std::string(x.origin)); }
 
-double next_in(Format fmt, double x, double toward) {
-  if (std::isnan(x) || std::isnan(toward) || x == toward) return x;
-  switch (fmt) {
-    case Format::binary64: return std::nextafter(x, toward);
-    case Format::binary32:
-      return static_cast<double>(std::nextafter(static_cast<float>(x), static_cast<float>(toward)));
-    default: {
-      // Sign-magnitude patterns: away from zero is +1 on the magnitude, toward zero -1; from a
-      // zero toward the other sign, the least subnormal of that sign.
-      const auto b = static_cast<std::uint16_t>(*to_bits(x, fmt));
-      const bool up = toward > x;
-      if (x == 0) return from_bits(static_cast<std::uint16_t>(up ? 0x0001 : 0x8001), fmt);
-      const bool away = (x > 0) == up;
-      return from_bits(static_cast<std::uint16_t>(away ? b + 1 : b - 1), fmt);
-    }
-  }
-}
-
 // ---------------------------------------------------------------------------------------------
 // Tolerances.
 

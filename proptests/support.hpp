@@ -147,8 +147,6 @@ double draw(Format fmt, std::mt19937_64& rng, bool finite_only = false);
 void tag(const Input& x);
 const char* region(double x);
 
-// The neighbour of x (a value of fmt) in fmt toward `toward`.
-double next_in(Format fmt, double x, double toward);
 
 // ---------------------------------------------------------------------------------------------
 // Tolerances from a claim (the one claim type, gelucheck/claim.hpp).

@@ -305,7 +305,7 @@ std::vector<Row> campaign(Format fmt, const std::vector<double>& xs, bool exhaus
                                           subject::op_name(op));
         continue;
       }
-      evals.push_back({s, f, op});
+      evals.push_back({s, f, op, false, {}});
       specs.push_back({s, f, f.form, evals.size() - 1});
       if (f.form == Form::tanh && erf_wanted) specs.push_back({s, f, Form::erf, evals.size() - 1});
     }

@@ -77,10 +77,6 @@ std::vector<double> hard_points(Format fmt) {
 
 }  // namespace
 
-double next_in(Format fmt, double x, double toward) {
-  if (fmt == Format::binary64) return std::nextafter(x, toward);
-  return static_cast<double>(std::nextafter(static_cast<float>(x), static_cast<float>(toward)));
-}
 
 std::vector<double> inputs(Format fmt, std::uint64_t seed, std::size_t points,
                            InputCounts* counts) {
@@ -90,15 +86,15 @@ std::vector<double> inputs(Format fmt, std::uint64_t seed, std::size_t points,
   if (fmt == Format::binary16 || fmt == Format::bfloat16) {
     // Exhaustive: every non-NaN bit pattern in pattern order, then one NaN (the formats' NaN
     // payloads travel as the default NaN: results are compared with NaNs equal).
-    std::size_t specials = 0;
+    std::size_t n_special = 0;
     for (std::uint32_t b = 0; b < 0x10000; ++b) {
       const double v = from_bits(b, fmt);
       if (std::isnan(v)) continue;
-      if (std::isinf(v) || v == 0) ++specials;
+      if (std::isinf(v) || v == 0) ++n_special;
       xs.push_back(v);
     }
     xs.push_back(std::numeric_limits<double>::quiet_NaN());
-    if (counts) *counts = {0, 0, 0, specials + 1, xs.size()};
+    if (counts) *counts = {0, 0, 0, n_special + 1, xs.size()};
     return xs;
   }
   // Exactly what is needed (8 bytes a point: estimate() counts on it), not a doubling vector's

@@ -36,9 +36,6 @@ void parallel_for(std::size_t n, unsigned threads, const Progress& progress, con
 // --points says.
 inline constexpr std::size_t kCampaignChunk = std::size_t{1} << 14;
 
-// The neighbour of x (a value of fmt) in fmt, in the direction of `toward`.
-double next_in(Format fmt, double x, double toward);
-
 // Every subject's functions in `fmt` at xs (through the harness), measured against the reference;
 // findings and ops not measured go into `results` (indexed like subs).
 std::vector<Row> campaign(Format fmt, const std::vector<double>& xs, bool exhaustive,

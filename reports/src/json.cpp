@@ -178,7 +178,7 @@ json to_json(const Report& r) {
                  {"subjects", r.options.subjects},
                  {"claims", r.options.claims}};
   j["measures"] = {
-      {"ulp", "|r - y| / 2^(max(floor(log2|y|), emin) - p + 1), y exact (DESIGN.md §2)"},
+      {"ulp", "|r - y| / 2^(max(floor(log2|y|), emin) - p + 1), y exact (docs/report.md)"},
       {"reference", "MPFR enclosure of relative width 2^-128 (gelucheck::ref::enclose), "
                     "errors by gelucheck::measure"},
       {"correctly_rounded", "ulp <= 0.5"},

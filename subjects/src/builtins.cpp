@@ -185,22 +185,8 @@ class Broken : public Subject {
     put(c, r);
     return s;
   }
-  // The correctly rounded neighbour of v in fmt, away from zero (v a value of fmt).
-  static double away(Format fmt, double v) {
-    if (std::isnan(v) || std::isinf(v)) return v;
-    const double up = std::copysign(INFINITY, v == 0 ? 1.0 : v);
-    double n = fmt == Format::binary64 ? std::nextafter(v, up)
-               : fmt == Format::binary32
-                   ? static_cast<double>(std::nextafter(static_cast<float>(v), static_cast<float>(up)))
-                   : v;
-    if (fmt == Format::binary16 || fmt == Format::bfloat16) {
-      // Sign-magnitude: the next pattern up is the next value away from zero (from ±0: the
-      // least subnormal of that sign).
-      const std::uint64_t b = *to_bits(v, fmt);
-      n = from_bits(v == 0 ? (b | 1) : b + 1, fmt);
-    }
-    return n;
-  }
+  // The neighbour of v in fmt away from zero (v a value of fmt; ±inf and NaN stay).
+  static double away(Format fmt, double v) { return next_in(fmt, v, std::copysign(INFINITY, v)); }
 
  private:
   std::string name_, what_;

@@ -334,3 +334,22 @@ TEST(FormatBits, KnownEncodings) {
 
 }  // namespace
 }  // namespace gelucheck
+
+namespace gelucheck {
+namespace {
+// next_in, the one neighbour function: nextafter in binary64/binary32, the next bit pattern in the
+// 16-bit formats (sign-magnitude), the least subnormal of the sign from a zero.
+TEST(NextIn, EveryFormat) {
+  EXPECT_EQ(next_in(Format::binary64, 1.0, 2.0), 1.0 + 0x1p-52);
+  EXPECT_EQ(next_in(Format::binary32, 1.0, 0.0), 1.0 - 0x1p-24);
+  EXPECT_EQ(next_in(Format::bfloat16, 1.0, 2.0), 1.0 + 0x1p-7);
+  EXPECT_EQ(next_in(Format::binary16, -1.0, -2.0), -(1.0 + 0x1p-10));
+  EXPECT_EQ(next_in(Format::binary16, -1.0, 0.0), -(1.0 - 0x1p-11));
+  EXPECT_EQ(next_in(Format::binary16, 0.0, -1.0), -0x1p-24);
+  EXPECT_EQ(next_in(Format::bfloat16, -0.0, 1.0), 0x1p-133);
+  EXPECT_EQ(next_in(Format::binary16, 65504.0, INFINITY), INFINITY);
+  EXPECT_EQ(next_in(Format::bfloat16, INFINITY, INFINITY), INFINITY);
+  EXPECT_TRUE(std::isnan(next_in(Format::binary32, NAN, 0.0)));
+}
+}  // namespace
+}  // namespace gelucheck

@@ -64,6 +64,11 @@ std::optional<double> parse_real(std::string_view s);
 // For binary64 this is parse_real(s). std::nullopt when unparsable.
 std::optional<double> parse_real(std::string_view s, Format fmt);
 
+// The neighbour of x (a value of fmt) in fmt in the direction of `toward` (IEEE nextafter, in any
+// of the four formats): x itself when x == toward or either is NaN; from a zero toward the other
+// sign, the least subnormal of that sign.
+double next_in(Format fmt, double x, double toward);
+
 // The binary64 encoding, for comparisons where ±0 and NaN payloads matter.
 std::uint64_t bits(double x);
 std::uint32_t bits(float x);
