@@ -1,6 +1,6 @@
 // The four scalar functions of gelucheck/gelu.hpp: the accurate path (x87 long double kernel,
 // extra-precision arguments, Taylor expansion at the derivative's zero) and the naive path (the
-// seeds' textbook formulas, for comparison only).
+// textbook formulas of docs/functions.md, for comparison only).
 //
 // ===================================== Error budget ==========================================
 // u = 2^-64 is the unit roundoff of x87 long double (64-bit significand): every long double
@@ -154,11 +154,11 @@ LD erf_kernel(Quantity q, double x) {
   return 0.5L * erfc_of(x) + X * phi_times_sqrt2pi * k::kInvSqrt2PiL;  // Phi(x) + x phi(x)
 }
 
-// ---- naive: the seeds' formulas, textbook, for comparison only ---------------------------------
-// tanh (course seed, GPT-2 gelu_new): 0.5 * x * (1 + tanh(sqrt(2/pi) * (x + 0.044715 * x^3)))
-// with x^3 computed as x*x*x; derivative: DESIGN.md §1 closed form. erf (exercise seed):
+// ---- naive: the textbook formulas (docs/functions.md), for comparison only ----------------------
+// tanh (the course stage, GPT-2 gelu_new): 0.5 * x * (1 + tanh(sqrt(2/pi) * (x + 0.044715 * x^3)))
+// with x^3 computed as x*x*x; derivative: docs/functions.md closed form. erf (the exercise):
 // Phi = 0.5 * (1 + erf(x / sqrt2)), value x * Phi, derivative Phi + x * phi,
-// phi = exp(-x^2/2) / sqrt(2 pi) with the seed's math.sqrt(2 * math.pi). In type T throughout.
+// phi = exp(-x^2/2) / sqrt(2 pi) with the exercise's math.sqrt(2 * math.pi). In type T throughout.
 template <class T>
 T naive_value(Form form, T x) {
   if (form == Form::tanh) {

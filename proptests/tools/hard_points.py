@@ -1,6 +1,6 @@
 # Recomputes the hard points of common/include/gelucheck/facts.hpp (mpmath 1.3, 60 digits): the
 # underflow points (binary64 and binary32), the derivative zeros, cbrt of the greatest finite
-# value; the gap points are DESIGN.md's, printed as hex. Run: python3 proptests/tools/hard_points.py
+# value; the gap points are docs/functions.md's, printed as hex. Run: /usr/bin/python3 proptests/tools/hard_points.py
 from mpmath import mp, mpf, tanh, erfc, exp, sqrt, pi, findroot, log, diff
 mp.dps = 60
 c = mpf(44715)/10**6

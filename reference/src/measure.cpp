@@ -1,4 +1,4 @@
-// The error measures of DESIGN.md §2, computed from the enclosure of the exact value (not from
+// The error measures of docs/reference.md §5, computed from the enclosure of the exact value (not from
 // its rounding). See docs/reference.md "Error measures".
 #include "gelucheck/measure.hpp"
 

@@ -160,7 +160,7 @@ void const_c(Iv& c) {
   mpfr_div_ui(c.hi, c.hi, 1000000, MPFR_RNDU);
 }
 
-// f(x) enclosed at working precision p, for finite nonzero x. The formulas (DESIGN.md §1 in
+// f(x) enclosed at working precision p, for finite nonzero x. The formulas (docs/functions.md in
 // stable form, no cancellation except the derivative's near its zero, where Ziv's loop raises p):
 //   tanh value       x / (1 + e^(-2u)),  u = √(2/π)·x·(1 + c·x²)        [= x·σ(2u)]
 //   tanh derivative  σ(2u)·(1 + 2·x·√(2/π)·(1 + 3c·x²)·σ(-2u))          [1 - tanh²u = 4σ(2u)σ(-2u)]

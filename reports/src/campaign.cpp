@@ -137,7 +137,7 @@ void stats_add(Stats& s, double x, double got, const Error& e, unsigned char fla
   }
   if (e.correctly_rounded()) ++s.correctly_rounded;
   if (e.faithful()) ++s.faithful;
-  // A NaN measure can only come from a NaN mismatch, an infinite error (DESIGN.md §2).
+  // A NaN measure can only come from a NaN mismatch, an infinite error (docs/reference.md §5).
   const double abs = std::isnan(e.abs) ? kInf : e.abs, rel = std::isnan(e.rel) ? kInf : e.rel;
   s.max_abs = std::max(s.max_abs, abs);
   s.max_rel = std::max(s.max_rel, rel);

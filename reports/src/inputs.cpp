@@ -40,7 +40,7 @@ double random_finite(Format fmt, SplitMix64& g) {
   }
 }
 
-// The hard points of DESIGN.md §1 (gelucheck/facts.hpp, the one home of them, with the binary32
+// The hard points of docs/functions.md (gelucheck/facts.hpp, the one home of them, with the binary32
 // ones for binary32) and the edges of the formats and of the regions; each is rounded to the
 // format and taken with its two neighbours on each side.
 std::vector<double> hard_points(Format fmt) {
@@ -55,8 +55,8 @@ std::vector<double> hard_points(Format fmt) {
     for (const facts::Point32& p : facts::hard_points32) centres.push_back(static_cast<double>(p.x));
   for (double c : {
            -38.6, -10.0, -1.0, 1.0, 10.0,  // region edges
-           -3.0, -0.5, 0.5, 2.0,  // the course's table (shared/seeds/course-gelu-new-stage.txt)
-           -20.0,                 // PyTorch's float64 erf form returns -0.0 here (DESIGN.md §1)
+           -3.0, -0.5, 0.5, 2.0,  // the course's table (docs/functions.md, "The textbook expressions")
+           -20.0,                 // PyTorch's float64 erf form returns -0.0 here (docs/functions.md)
            max_finite, -max_finite, min_normal, -min_normal, min_sub, -min_sub})
     centres.push_back(c);
   std::vector<double> out;

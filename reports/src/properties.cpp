@@ -23,8 +23,8 @@
 namespace gelucheck::report {
 
 const std::vector<std::string>& lean_theorems() {
-  // Every theorem of LeanMlir.Proofs.Architectures.GeluForm (shared/seeds/
-  // lean-geluform-theorems.txt), in the order of that page; hasVJP is a definition whose `correct`
+  // Every theorem of LeanMlir.Proofs.Architectures.GeluForm (docs/properties.md, "The Lean
+  // theorems"), in the order of that page; hasVJP is a definition whose `correct`
   // field is hasVJP_correct, listed for traceability all the same.
   static const std::vector<std::string> names = {
       "Proofs.GeluForm.scalar_tanh",         "Proofs.GeluForm.scalar_erf",

@@ -229,11 +229,11 @@ int main() {
   scalar("kSqrt2", "sqrt(2)", sqrtR(R(2)));
   scalar("kSqrt2Pi", "sqrt(2 pi)", sqrtR(2 * pi()));
   {
-    // The seeds' _SQRT_2PI is math.sqrt(2 * math.pi): the square root of 2 RN64(pi), rounded.
+    // The exercise's _SQRT_2PI (docs/functions.md) is math.sqrt(2 * math.pi): the square root of 2 RN64(pi), rounded.
     // It is NOT the correctly rounded sqrt(2 pi) (one ulp below it); only the naive path uses it.
     R seed = sqrtR(2 * R(rn_double(pi())));
-    std::printf("// sqrt(2 RN64(pi)) rounded to nearest binary64 (%s): the seeds' math.sqrt(2 * math.pi),\n"
-                "// used ONLY by the naive (textbook) path so that it reproduces the seeds bit for bit.\n"
+    std::printf("// sqrt(2 RN64(pi)) rounded to nearest binary64 (%s): the exercise's math.sqrt(2 * math.pi),\n"
+                "// used ONLY by the naive (textbook) path so that it reproduces docs/functions.md's expressions bit for bit.\n"
                 "inline constexpr double kSqrt2PiSeed = %s;\n",
                 dec(seed, 21).c_str(), hexd(rn_double(seed)).c_str());
   }
@@ -251,7 +251,7 @@ int main() {
   taylor(false, "Erf", -0.7517915246935645, 0.125, 16);
   exp_constants();
   std::printf("\n}  // namespace gelucheck::constants\n");
-  // Do the seeds' run-time expressions give the correctly rounded constants?
+  // Do the textbook run-time expressions (docs/functions.md) give the correctly rounded constants?
   std::fprintf(stderr, "sqrt(2/pi) expr %s CR; sqrt(2) expr %s; sqrt(2 pi) expr %s\n",
                std::sqrt(2 / M_PI) == rn_double(s2pi) ? "==" : "!=",
                std::sqrt(2.0) == rn_double(sqrtR(R(2))) ? "==" : "!=",

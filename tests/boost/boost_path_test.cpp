@@ -1,6 +1,6 @@
 // Checks of the Boost.Math path on its own (no MPFR): the rounding routine on hand-made
 // intervals, exact cases and limits, ties that only a side can break, the course table, the
-// facts of shared DESIGN.md §1 (computed at 40 digits elsewhere) and the identities
+// facts of docs/functions.md (computed at 40 digits elsewhere) and the identities
 // f(x) − f(−x) = x, f′(x) + f′(−x) = 1 at ~100 digits.
 #include <gtest/gtest.h>
 
@@ -110,7 +110,7 @@ TEST(BoostPath, SubnormalInputsBreakTiesByTheSign) {
 }
 
 TEST(BoostPath, CourseTable) {
-  // shared/seeds/course-gelu-new-stage.txt: gelu_new (tanh form) to 5 decimals.
+  // docs/functions.md, "The textbook expressions": gelu_new (tanh form) to 5 decimals.
   const struct { double x, y; } table[] = {{-3.0, -0.00364}, {-1.0, -0.15881}, {0.0, 0.00000},
                                            {0.5, 0.34571},   {1.0, 0.84119},   {2.0, 1.95460}};
   for (const auto& t : table) {
@@ -125,7 +125,7 @@ bool close(const Real& a, const Real& b, double want, const Real& tol) {
 }
 
 TEST(BoostPath, FactsOfTheDesignNotes) {
-  // shared DESIGN.md §1 (40-digit computation, printed to 17 significant digits). At a minimum,
+  // docs/functions.md (40-digit computation, printed to 17 significant digits). At a minimum,
   // f(x0 + δ) − f(x0) = O(δ²): x0 printed to 17 digits then rounded to double is δ <= 1e-16
   // away, which moves the value by ~|f″|·δ² ~ 1e-32; so the value must match to half a unit of
   // its 17th digit, 5e-18 (the printed values are read as decimal strings, not doubles).
@@ -166,7 +166,7 @@ TEST(BoostPath, IdentitiesAtHundredDigits) {
   }
 }
 
-// The textbook definitions of shared DESIGN.md §1, straight, at Real: ½x(1 + tanh u) and
+// The textbook definitions of docs/functions.md, straight, at Real: ½x(1 + tanh u) and
 // ½x(1 + erf(x/√2)). Fine where 1 + tanh / 1 + erf does not cancel much (x > −6 loses at most
 // ~20 of 334 bits).
 Real textbook(Form f, const Real& x) {

@@ -1,4 +1,4 @@
-// `gelucheck` run as a subprocess, checked against shared DESIGN.md §4 and docs/cli.md.
+// `gelucheck` run as a subprocess, checked against docs/cli.md (a contract).
 // Expected results come from the MPFR reference (ref::correctly_rounded), the library called
 // directly (for --impl accurate/naive: the wiring is what is under test), or are derived by hand
 // in the comments — never from eval's own output.
@@ -146,7 +146,7 @@ TEST(CliEval, InputsAreConvertedToTheFormatFirst) {
 }
 
 TEST(CliEval, InputsAreRoundedOnceFromTheTextNotViaBinary64) {
-  // By hand (DESIGN.md §4: the nearest value of the format to the number written):
+  // By hand (docs/cli.md: the nearest value of the format to the number written):
   // 1 + 2^-24 = 1.000000059604644775390625 is the binary32 midpoint of 1 and 1 + 2^-23, and the
   // string is 1e-32 above it → 1 + 2^-23. Via binary64 it would land on the midpoint → 1.
   // 1 + 2^-11 = 1.00048828125 is the binary16 midpoint of 1 and 1 + 2^-10; 1e-26 above → up.

@@ -1,4 +1,4 @@
-// Accuracy of the accurate path against the MPFR reference (DESIGN.md §2 measure): binary64
+// Accuracy of the accurate path against the MPFR reference (docs/reference.md §5 measure): binary64
 // faithful (< 1 ulp) and binary32 correctly rounded (<= 0.5 ulp), region by region, for all four
 // functions. Expected values come from ref::enclose (never from src/). Each test prints the
 // measured maximum per function, which docs/library.md quotes.

@@ -49,7 +49,7 @@ TEST(LibraryConstants, Binary64ValuesAreCorrectlyRounded) {
   EXPECT_TRUE(same_bits(k::kCubic, 0.044715));  // the C++ literal is the same rounding
   EXPECT_TRUE(same_bits(k::kSqrt2, sqrt(M(2)).rn()));
   EXPECT_TRUE(same_bits(k::kSqrt2Pi, sqrt(M(2) * M::pi()).rn()));
-  // The seeds' math.sqrt(2 * math.pi): sqrt of 2 RN(pi), rounded; one ulp below sqrt(2 pi).
+  // The exercise's math.sqrt(2 * math.pi) (docs/functions.md): sqrt of 2 RN(pi), rounded; one ulp below sqrt(2 pi).
   M pi64;
   mpfr_set_d(pi64.v, M::pi().rn(), MPFR_RNDN);
   EXPECT_TRUE(same_bits(k::kSqrt2PiSeed, sqrt(M(2) * pi64).rn()));
@@ -100,7 +100,7 @@ void check_taylor(Form f, double hi, long double lo, double radius, const long d
 TEST(LibraryConstants, TaylorPolynomialsAtTheDerivativeZero) {
   check_taylor(Form::tanh, k::kTanhZeroHi, k::kTanhZeroLo, k::kTanhZeroRadius, k::kTanhZeroPoly);
   check_taylor(Form::erf, k::kErfZeroHi, k::kErfZeroLo, k::kErfZeroRadius, k::kErfZeroPoly);
-  // hi is x0 rounded to double: DESIGN.md's 17-digit facts round to the same doubles.
+  // hi is x0 rounded to double: docs/functions.md's 17-digit facts round to the same doubles.
   EXPECT_TRUE(same_bits(k::kTanhZeroHi, derivative_zero(Form::tanh)));
   EXPECT_TRUE(same_bits(k::kErfZeroHi, derivative_zero(Form::erf)));
 }

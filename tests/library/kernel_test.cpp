@@ -69,7 +69,7 @@ TEST(LibraryKernel, RelativeErrorWithinTheDerivedBound) {
 }
 
 // ulp error of a result r of g at a (g = exp or erfc) in a format of p significand bits (64: x87
-// long double, 53: binary64 on normal results, DESIGN.md's ulp), against MPFR at 200 bits. A
+// long double, 53: binary64 on normal results, docs/reference.md §5's ulp), against MPFR at 200 bits. A
 // double r or a converts to long double exactly.
 double ulps(long double r, long double a, int (*g)(mpfr_ptr, mpfr_srcptr, mpfr_rnd_t), int p) {
   mpfr_t y, d;

@@ -1,5 +1,5 @@
-// The naive path ("textbook, for comparison") is EXACTLY the seeds' formulas, bit for bit: the
-// expressions are written out again here from the seeds (shared/seeds/), not taken from src/.
+// The naive path ("textbook, for comparison") is EXACTLY the textbook formulas, bit for bit: the
+// expressions are written out again here from docs/functions.md, not taken from src/.
 // A second group SHOWS its failure modes against the reference; they are what the suite exists to
 // measure, not bugs to fix.
 #include <gtest/gtest.h>
@@ -16,9 +16,9 @@
 namespace gelucheck::testing {
 namespace {
 
-// Course seed (GPT-2 gelu_new): 0.5 * x * (1 + tanh(sqrt(2/pi) * (x + 0.044715 * x^3))), x^3 as
+// The course stage (GPT-2 gelu_new): 0.5 * x * (1 + tanh(sqrt(2/pi) * (x + 0.044715 * x^3))), x^3 as
 // x*x*x; sqrt(2/pi) = 0.7978845608028654 (correctly rounded; Math.sqrt(2/Math.PI) gives it too).
-// Derivative: DESIGN.md §1, 0.5(1 + tanh u) + 0.5 x (1 - tanh^2 u) sqrt(2/pi) (1 + 3 * 0.044715 x^2).
+// Derivative: docs/functions.md, 0.5(1 + tanh u) + 0.5 x (1 - tanh^2 u) sqrt(2/pi) (1 + 3 * 0.044715 x^2).
 template <class T>
 T seed_tanh(T x) {
   const T k = static_cast<T>(0.7978845608028654), c = static_cast<T>(0.044715);
@@ -30,7 +30,7 @@ T seed_tanh_deriv(T x) {
   const T th = std::tanh(k * (x + c * (x * x * x)));
   return T(0.5) * (1 + th) + T(0.5) * x * (1 - th * th) * k * (1 + 3 * c * (x * x));
 }
-// Exercise seed: Phi = 0.5 * (1 + erf(x / SQRT_2)); forward x * Phi; backward factor
+// The exercise: Phi = 0.5 * (1 + erf(x / SQRT_2)); forward x * Phi; backward factor
 // Phi + x * phi, phi = exp(-x**2 / 2) / SQRT_2PI with SQRT_2PI = math.sqrt(2 * math.pi).
 template <class T>
 T seed_erf(T x) {
@@ -74,7 +74,7 @@ TEST(LibraryNaive, IsTheSeedsFormulaBitForBit) {
   for (double x : {double(INFINITY), -double(INFINITY), 0.0, -0.0}) check_bits(x), check_bits(static_cast<float>(x));
 }
 
-// The failure modes (documented in docs/library.md): the seeds' formulas return -0 in the negative
+// The failure modes (documented in docs/library.md): the textbook formulas return -0 in the negative
 // tail where the true result is a normal number, NaN at -inf (value) and at +-inf (derivative),
 // and NaN from x*x overflowing in the tanh derivative; the accurate path gets all of them right.
 TEST(LibraryNaive, FailureModesAreShown) {

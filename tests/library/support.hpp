@@ -1,4 +1,4 @@
-// Shared helpers of the library tests: the functions by index, the hard points of DESIGN.md,
+// Shared helpers of the library tests: the functions by index, the hard points of docs/functions.md,
 // failure messages as hex floats (input, expected, got).
 #pragma once
 
@@ -27,7 +27,7 @@ float eval(const Fn& f, float x, Path p = Path::accurate);
 // has it as a pair; the tests take it from the facts, not from src/).
 double derivative_zero(Form f);
 
-// Points every accuracy test covers: the DESIGN.md facts and hard points (facts::hard_points), the thresholds of
+// Points every accuracy test covers: the docs/functions.md facts and hard points (facts::hard_points), the thresholds of
 // src/gelu_scalar.cpp and their neighbours, huge |x|, specials excluded (tested apart).
 std::vector<double> hard_points();
 

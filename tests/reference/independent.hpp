@@ -1,4 +1,4 @@
-// Independent computations for the reference's tests: the TEXTBOOK formulas of DESIGN.md §1
+// Independent computations for the reference's tests: the TEXTBOOK formulas of docs/functions.md
 // (1 + tanh u, 1 + erf(x/√2), 1 - tanh²u: not the reference's stable forms, and MPFR's tanh/erf
 // rather than its exp/erfc), evaluated in round-to-nearest at a precision that outruns their
 // cancellation by >= 150 bits; and rounding to a format through MPFR's own emulation

@@ -37,7 +37,7 @@ std::vector<double> binade_points() {
   return xs;
 }
 
-// f(x) - f(-x) = x and f'(x) + f'(-x) = 1 (DESIGN.md §1): the interval combination of the two
+// f(x) - f(-x) = x and f'(x) + f'(-x) = 1 (docs/functions.md): the interval combination of the two
 // enclosures, rounded outward, must contain the exact right-hand side.
 TEST(ReferenceIdentities, OddAndEvenParts) {
   WideRange wide;

@@ -23,7 +23,7 @@ std::vector<double> points(Form form) {
   for (int i = 0; i < 60; ++i) xs.push_back(mid(rng));
   for (int i = 0; i < 30; ++i) xs.push_back(tail(rng));
   for (int i = 0; i < 8; ++i) xs.push_back(big(rng));
-  // The derivative's zero (DESIGN.md §1 argmins) and neighbours a few ulps away.
+  // The derivative's zero (docs/functions.md argmins) and neighbours a few ulps away.
   const double argmin = facts::derivative_zero(form);
   for (int k = -3; k <= 3; ++k) xs.push_back(argmin + k * 0x1p-53);
   // Tiny inputs, where f(x) = x/2 + x²/√(2π) + … sits next to the boundary x/2.
@@ -33,7 +33,7 @@ std::vector<double> points(Form form) {
     xs.push_back(std::ldexp(3.0, e));
     xs.push_back(-std::ldexp(3.0, e));
   }
-  // The erf form's binary64 underflow point (DESIGN.md §1) and the tanh form's.
+  // The erf form's binary64 underflow point (docs/functions.md) and the tanh form's.
   for (double x : {facts::underflow_value_erf, std::nextafter(facts::underflow_value_erf, 0.0),
                    std::nextafter(facts::underflow_value_erf, -INFINITY), -21.5, -21.6})
     xs.push_back(x);

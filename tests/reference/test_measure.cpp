@@ -1,4 +1,4 @@
-// The error measures of DESIGN.md §2 (gelucheck::measure) on hand-derived cases.
+// The error measures of docs/reference.md §5 (gelucheck::measure) on hand-derived cases.
 #include <gtest/gtest.h>
 
 #include <cfloat>

@@ -1,4 +1,4 @@
-// The reference: course table, DESIGN.md §1 facts, specials and limits, exact cases, the traps of
+// The reference: course table, docs/functions.md facts, specials and limits, exact cases, the traps of
 // docs/reference.md with hand-derived results, each format's rounding, the precision cap.
 #include <gtest/gtest.h>
 
@@ -21,7 +21,7 @@ constexpr Quantity D = Quantity::derivative;
 #define EXPECT_BITS(expected, got) \
   EXPECT_TRUE(same_bits(static_cast<double>(expected), static_cast<double>(got))) << "expected " << hexfloat(static_cast<double>(expected)) << " got " << hexfloat(static_cast<double>(got))
 
-// shared/seeds/course-gelu-new-stage.txt: gelu_new (tanh form) to 5 decimals.
+// docs/functions.md, "The textbook expressions": gelu_new (tanh form) to 5 decimals.
 TEST(Reference, CourseTable) {
   const double xs[] = {-3, -1, 0, 0.5, 1, 2};
   const long hundred_thousandths[] = {-364, -15881, 0, 34571, 84119, 195460};
@@ -31,7 +31,7 @@ TEST(Reference, CourseTable) {
   }
 }
 
-// DESIGN.md §1 (40-digit computations made elsewhere): the minima of both forms.
+// docs/functions.md (40-digit computations made elsewhere): the minima of both forms.
 TEST(Reference, MinimaAtTheArgmins) {
   struct {
     Form form;
@@ -63,7 +63,7 @@ double gap(Quantity q, double x) {
   return std::fabs(r);
 }
 
-// DESIGN.md §1: sup |gelu_tanh − gelu_erf| and sup |gelu_tanh′ − gelu_erf′|.
+// docs/functions.md: sup |gelu_tanh − gelu_erf| and sup |gelu_tanh′ − gelu_erf′|.
 TEST(Reference, GapSuprema) {
   const double xv = facts::gap_value_x, xd = facts::gap_deriv_x;
   const double sv = facts::gap_value_sup, sd = facts::gap_deriv_sup;
@@ -79,7 +79,7 @@ TEST(Reference, GapSuprema) {
   }
 }
 
-// DESIGN.md §1: the erf form's binary64 result is below half the least subnormal for
+// docs/functions.md: the erf form's binary64 result is below half the least subnormal for
 // x < -38.580140223782359. Just above that point the result is -2^-1074; just below, -0.
 TEST(Reference, ErfUnderflowPoint) {
   const double x = facts::underflow_value_erf;
@@ -240,7 +240,7 @@ TEST(Reference, NegativeTailsUnderflowToMinusZero) {
       EXPECT_BITS(-0.0, correctly_rounded(form, V, -1000, fmt));
       EXPECT_BITS(-0.0, correctly_rounded(form, D, -1000, fmt));
     }
-  // PyTorch's float64 erf form returns -0 at x = -20; the truth is about -5.5e-88 (DESIGN.md).
+  // PyTorch's float64 erf form returns -0 at x = -20; the truth is about -5.5e-88 (docs/functions.md).
   const double r = correctly_rounded(Form::erf, V, -20, Format::binary64);
   EXPECT_LT(r, -5.4e-88);
   EXPECT_GT(r, -5.6e-88);

@@ -229,7 +229,7 @@ TEST(ReportAgreement, OverallRowsMatchAnIndependentLoop) {
   }
 }
 
-// The correct underflows of the accurate erf value in binary64 (x < -38.58, DESIGN.md §1) are
+// The correct underflows of the accurate erf value in binary64 (x < -38.58, docs/functions.md) are
 // not reported as relative error 1, while the naive path's wrong flushes to -0 in
 // [-38.6, -10) are (there the exact value is a normal number, e.g. -5.5e-88 at x = -20). In every
 // row of the accurate path the relative error over normal exact values is below 2^(1-p). In every
@@ -254,7 +254,7 @@ TEST(ReportAgreement, RelativeErrorLeavesOutOnlyCorrectUnderflows) {
 }
 
 // Shown on purpose: the naive erf form flushes to -0 at x = -20 where the value is ~-5.5e-88
-// (DESIGN.md §1), so the report must see a huge error in [-38.6, -10) for it.
+// (docs/functions.md), so the report must see a huge error in [-38.6, -10) for it.
 TEST(ReportAgreement, NaiveNegativeTailIsCaught) {
   const Row& row = row_of(small_report(), Path::naive, Format::binary64, Form::erf,
                           Quantity::value, Form::erf);
@@ -306,7 +306,7 @@ TEST(ReportProgress, LineAndEta) {
   EXPECT_EQ(describe_seconds(3 * 86400), "3.0 days");
 }
 
-// DESIGN.md §1 (40-digit values): sup |tanh form - erf form| = 4.7323552068728488e-4 at
+// docs/functions.md (40-digit values): sup |tanh form - erf form| = 4.7323552068728488e-4 at
 // |x| = 2.6989413863772703, derivative 8.6845183498591387e-4 at |x| = 2.0186557597718367.
 // The sup is second-order flat in x, so it must agree to the last printed digit; the location to
 // 1e-12 relative (gap.cpp: MPFR comparisons resolve it to a few ulps of x).

@@ -9,7 +9,7 @@
 
 namespace gelucheck {
 
-// Which GELU, as Lean's `GeluForm` (shared/seeds/lean-geluform-theorems.txt).
+// Which GELU, as Lean's `GeluForm` (docs/properties.md, "The Lean theorems").
 enum class Form { tanh, erf };
 // Which function of the form: `GeluForm.scalar` or `GeluForm.scalarDeriv`.
 enum class Quantity { value, derivative };

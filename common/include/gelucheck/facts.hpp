@@ -1,11 +1,11 @@
-// gelucheck/facts.hpp — the ONE home of the facts of shared DESIGN.md §1 and of the boundary
+// gelucheck/facts.hpp — the ONE home of the facts of docs/functions.md and of the boundary
 // points computed from them, as binary64 (and binary32) constants: hex float, the decimal beside,
 // and which fact. Every test, generator and report that needs a hard point takes it from here.
 //
-// Where they come from: the minima, gap suprema and their locations are DESIGN.md §1's 40-digit
+// Where they come from: the minima, gap suprema and their locations are docs/functions.md's 40-digit
 // table (gap_*_sup_up are the card's bounds just above); the argmins, the underflow points and
 // cbrt(max) are also computed by proptests/tools/hard_points.py (mpmath 1.3 at 60 digits; run
-// python3 proptests/tools/hard_points.py), agreeing with the table to its 17 printed digits;
+// /usr/bin/python3 proptests/tools/hard_points.py), agreeing with the table to its 17 printed digits;
 // `lipschitz` is sup|f'| from mpmath (see its comment below). Each constant is the binary64
 // (binary32 for f32_*) value nearest the real point. They are checked against the MPFR reference
 // in tests/reference/test_reference.cpp (minima, gap suprema, the underflow points) — not against
@@ -21,7 +21,7 @@
 
 namespace gelucheck::facts {
 
-// ---- DESIGN.md §1, the table -----------------------------------------------------------------
+// ---- docs/functions.md, the table -----------------------------------------------------------------
 // Minimum of each form's value = the zero of its derivative (f' < 0 left of it, > 0 right).
 inline constexpr double argmin_tanh = -0x1.81429f9e97e4dp-1;  // -0.75246142207101626
 inline constexpr double argmin_erf = -0x1.80ead197f00b4p-1;   // -0.75179152469356446
@@ -43,12 +43,12 @@ inline constexpr double lipschitz = 1.129;
 // ---- computed boundaries, binary64 -------------------------------------------------------------
 // The real x where |f(x)| = 2^-1075 (half the least subnormal), rounded to nearest: below it (from
 // a couple of ulps on) the binary64 result rounds to -0; at it, to -2^-1074. The erf value's is
-// DESIGN.md's "x < -38.580140223782359".
+// docs/functions.md's "x < -38.580140223782359".
 inline constexpr double underflow_value_tanh = -0x1.58c0d225444bcp+4;  // -21.547075410436022
 inline constexpr double underflow_value_erf = -0x1.34a4208ec1ea3p+5;   // -38.580140223782359
 inline constexpr double underflow_deriv_tanh = -0x1.597bdbbd891f2p+4;  // -21.59273885762554
 inline constexpr double underflow_deriv_erf = -0x1.3565ec37ebd9bp+5;   // -38.674766957173425
-// cbrt(DBL_MAX): x*x*x overflows in binary64 beyond it (DESIGN.md "|x| > ~5.6e102").
+// cbrt(DBL_MAX): x*x*x overflows in binary64 beyond it (docs/functions.md "|x| > ~5.6e102").
 inline constexpr double cube_overflow = 0x1.428a2f98d728bp+341;        // 5.6438030941223618e102
 
 // ---- computed boundaries, binary32 (the same definitions with 2^-150 and FLT_MAX) --------------

@@ -1,4 +1,4 @@
-// gelucheck/measure.hpp — the error measures of shared DESIGN.md §2, defined once, used by every
+// gelucheck/measure.hpp — the error measures of docs/reference.md §5, defined once, used by every
 // test, sweep and report.
 #pragma once
 

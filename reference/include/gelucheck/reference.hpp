@@ -1,4 +1,4 @@
-// gelucheck/reference.hpp — the MPFR reference: the exact real functions of shared DESIGN.md §1,
+// gelucheck/reference.hpp — the MPFR reference: the exact real functions of docs/functions.md,
 // correctly rounded. Nothing here calls the library under test. Method and error analysis:
 // docs/reference.md.
 #pragma once
@@ -31,7 +31,7 @@ double correctly_rounded(Form form, Quantity q, double x, Format fmt);
 std::string decimal(Form form, Quantity q, double x, int digits);
 
 // A certified enclosure lo <= f(x) <= hi, with hi - lo <= 2^-bits * |lo| (relative width), for
-// error measurement (DESIGN.md §2 wants the exact value, not its rounding). Exact results have
+// error measurement (docs/reference.md §5 wants the exact value, not its rounding). Exact results have
 // lo == hi. Non-finite results: lo == hi == ±inf, or both NaN.
 // Exception: when |f(x)| lies below MPFR's exponent range (|f| < 2^(mpfr_get_emin_min()-1),
 // e.g. the tanh form's value at x < ~-3.5e6) no such width is possible; then the bound nearer

@@ -1,4 +1,4 @@
-// gelucheck/report.hpp — the accuracy report (issue 5): a seeded campaign of the library under
+// gelucheck/report.hpp — the accuracy report (docs/report.md): a seeded campaign of the library under
 // test (gelu.hpp) against the MPFR reference, the tanh–erf gap, the property suite's outcome, and
 // the writers of report.json (schema gelucheck.report/2, docs/report.md), report.md and plots.
 //
@@ -29,7 +29,7 @@ inline constexpr std::size_t kDefaultPoints = 50000;
 inline constexpr std::size_t kMinPoints = 16;
 inline constexpr std::size_t kMaxPoints = 100000000;
 
-// The regions of x in which the error is summarised (DESIGN.md: where the naive formulas fail).
+// The regions of x in which the error is summarised (docs/functions.md: where the naive formulas fail).
 // They partition the non-NaN inputs, except `subnormal`, which overlaps [-1, 1]; `overall` has
 // every input, NaN included.
 enum class Region { below_m38_6, m38_6_m10, m10_m1, m1_1, p1_10, above_10, subnormal, overall };
@@ -91,7 +91,7 @@ std::string progress_line(const char* what, std::size_t done, std::size_t total,
 
 const char* type_name(Format fmt);   // "double", "float", "bfloat16", "float16" (C/C++ names)
 
-// The summary of the errors of one implementation over one region (DESIGN.md §2, via measure()).
+// The summary of the errors of one implementation over one region (docs/reference.md §5, via measure()).
 struct Stats {
   std::size_t count = 0;
   double max_ulp = 0;           // +inf when some error is infinite (NaN mismatch, inf vs finite)
@@ -223,7 +223,7 @@ struct Report {
   std::string started_utc;
 };
 
-// The Lean GeluForm theorems (shared/seeds/lean-geluform-theorems.txt), full names.
+// The Lean GeluForm theorems (docs/properties.md, "The Lean theorems"), full names.
 const std::vector<std::string>& lean_theorems();
 
 // The input set of one format: binary16 and bfloat16 exhaustively (every non-NaN value and one

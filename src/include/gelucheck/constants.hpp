@@ -22,8 +22,8 @@ inline constexpr double kCubic = 0x1.6e4e26d4801f7p-5;
 inline constexpr double kSqrt2 = 0x1.6a09e667f3bcdp+0;
 // sqrt(2 pi), rounded to nearest binary64 (2.50662827463100050242)
 inline constexpr double kSqrt2Pi = 0x1.40d931ff62706p+1;
-// sqrt(2 RN64(pi)) rounded to nearest binary64 (2.50662827463100045356): the seeds' math.sqrt(2 * math.pi),
-// used ONLY by the naive (textbook) path so that it reproduces the seeds bit for bit.
+// sqrt(2 RN64(pi)) rounded to nearest binary64 (2.50662827463100045356): the exercise's math.sqrt(2 * math.pi),
+// used ONLY by the naive (textbook) path so that it reproduces docs/functions.md's expressions bit for bit.
 inline constexpr double kSqrt2PiSeed = 0x1.40d931ff62705p+1;
 
 // 2 sqrt(2/pi) = hi + lo (1.595769121605730711759784239737527): hi = RN64(real), lo = RN64(real - hi)

@@ -1,7 +1,7 @@
 // gelucheck/gelu.hpp — the library under test: GELU in double and float, mirroring Lean's
-// `GeluForm` (shared/seeds/lean-geluform-theorems.txt). Two paths side by side:
+// `GeluForm` (docs/properties.md, "The Lean theorems"). Two paths side by side:
 //   Path::accurate — the default; stable formulas, error bounds written next to the code;
-//   Path::naive    — the textbook formulas exactly as the seeds write them, kept ONLY to be
+//   Path::naive    — the textbook formulas exactly as docs/functions.md writes them, kept ONLY to be
 //                    measured against (loses all relative accuracy for negative x, NaN at ±inf).
 // No function here reads the MPFR reference.
 #pragma once

@@ -1,6 +1,6 @@
 /* Installed shared library, linked normally from C: gelu_new(2) must be the correctly rounded
  * 0x1.f46083b4f1aa6p+0 (from the MPFR reference: `printf '2\n' | gelucheck eval`), and
- * gelu(-inf) = -0 (the limit from below, DESIGN.md). */
+ * gelu(-inf) = -0 (the limit from below, docs/functions.md). */
 #include <math.h>
 #include <stdio.h>
 

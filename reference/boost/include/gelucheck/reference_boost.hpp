@@ -1,5 +1,5 @@
 // gelucheck/reference_boost.hpp — the independent second reference: the four functions of shared
-// DESIGN.md §1 on Boost.Math over boost::multiprecision::cpp_bin_float_100 (334-bit significand),
+// docs/functions.md on Boost.Math over boost::multiprecision::cpp_bin_float_100 (334-bit significand),
 // with no MPFR anywhere. It exists to cross-check the MPFR reference (tests/boost), so it shares
 // none of its code: other formulas (the stable sigmoid / erfc forms), other special functions,
 // another multiprecision type, its own rounding to the binary formats.
