@@ -132,7 +132,7 @@ struct Input {
 std::ostream& operator<<(std::ostream& os, const Input& x);
 std::string hex(double x);  // gelucheck::hexfloat
 
-// Generators. rc's own double generator never yields NaN, inf or subnormals (rapidcheck #139):
+// Generators. rc's own double generator never yields NaN, inf or subnormals (emil-e/rapidcheck#139):
 // these build bit patterns. binary64 and binary32 (weights in support.cpp): raw bit patterns;
 // every binade of both signs equally; |x| in [2^-6, 2^6); the negative tail; the hard points
 // (facts.hpp) moved by up to ±64 ulps; the specials; subnormals. bfloat16 and binary16: every bit
