@@ -133,6 +133,22 @@ json properties_json(const Properties& p) {
           {"tests", tests}};
 }
 
+// Which gelucheck, built how, with which libraries, on which CPU (docs/report.md, "Provenance").
+json provenance_json(const Report& r) {
+  const Provenance& p = r.provenance;
+  json features = json::object();
+  for (const auto& [name, present] : p.cpu_features) features[name] = present;
+  json specs = json::array();
+  for (const SubjectResult& s : r.subjects) specs.push_back(s.spec);
+  return {{"gelucheck", {{"version", p.version}, {"commit", p.commit}}},
+          {"compiler", {{"id", p.compiler_id}, {"version", p.compiler_version},
+                        {"standard", p.cxx_standard}, {"build_type", p.build_type},
+                        {"flags", p.flags}}},
+          {"libraries", {{"libc", p.libc}, {"mpfr", p.mpfr}, {"gmp", p.gmp}, {"boost", p.boost}}},
+          {"cpu", {{"model", p.cpu_model}, {"features", features}}},
+          {"subjects", specs}};
+}
+
 json subject_json(const SubjectResult& s) {
   json findings = json::array();
   for (const subject::Finding& f : s.findings)
@@ -168,7 +184,8 @@ json subject_json(const SubjectResult& s) {
 json to_json(const Report& r) {
   json j;
   j["schema"] = kSchema;
-  j["generator"] = {{"program", "gelucheck report"}, {"version", "0.1.0"}};
+  j["generator"] = {{"program", "gelucheck report"}, {"version", r.provenance.version}};
+  j["provenance"] = provenance_json(r);
   j["config"] = {{"seed", r.options.seed},
                  {"points", r.options.points},
                  {"properties", r.options.properties},
@@ -178,7 +195,7 @@ json to_json(const Report& r) {
                  {"subjects", r.options.subjects},
                  {"claims", r.options.claims}};
   j["measures"] = {
-      {"ulp", "|r - y| / 2^(max(floor(log2|y|), emin) - p + 1), y exact (docs/report.md)"},
+      {"ulp", "|r - y| / 2^(max(floor(log2|y|), emin) - p + 1), y exact (docs/reference.md §5)"},
       {"reference", "MPFR enclosure of relative width 2^-128 (gelucheck::ref::enclose), "
                     "errors by gelucheck::measure"},
       {"correctly_rounded", "ulp <= 0.5"},

@@ -107,6 +107,23 @@ std::string to_markdown(const json& j) {
     << ", measuring " << subjects << ". Machine-readable twin: `report.json` (schema `" << j["schema"].get<std::string>()
     << "`, documented in the repository's `docs/report.md`, which also says how to read every "
        "column).\n\n";
+  // Provenance (docs/report.md): two reports compare only when these say what differs.
+  if (j.contains("provenance")) {
+    const json& p = j["provenance"];
+    std::string on, off;
+    for (const auto& [feature, present] : p["cpu"]["features"].items())
+      (present.get<bool>() ? on : off) += (present.get<bool>() ? on : off).empty() ? feature : " " + feature;
+    o << "Provenance: gelucheck " << p["gelucheck"]["version"].get<std::string>() << " (commit `"
+      << p["gelucheck"]["commit"].get<std::string>() << "`), built by "
+      << p["compiler"]["id"].get<std::string>() << " " << p["compiler"]["version"].get<std::string>()
+      << " (" << p["compiler"]["standard"].get<std::string>() << ", "
+      << p["compiler"]["build_type"].get<std::string>() << ", `" << p["compiler"]["flags"].get<std::string>()
+      << "`); " << p["libraries"]["libc"].get<std::string>() << ", MPFR "
+      << p["libraries"]["mpfr"].get<std::string>() << ", GMP " << p["libraries"]["gmp"].get<std::string>()
+      << ", Boost " << p["libraries"]["boost"].get<std::string>() << "; CPU "
+      << cell(p["cpu"]["model"].get<std::string>()) << " (vector features: " << (on.empty() ? "none" : on)
+      << (off.empty() ? "" : "; without " + off) << ").\n\n";
+  }
   for (const auto& sj : j["subjects"])
     if (sj["spec"].get<std::string>().rfind("broken:", 0) == 0)
       o << "> **A DELIBERATELY BROKEN SUBJECT** is measured here (`" << sj["spec"].get<std::string>()

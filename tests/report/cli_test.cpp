@@ -146,6 +146,25 @@ TEST_F(ReportCli, WritesTheReportAndPlotsAndReplacesAPreviousOne) {
   EXPECT_EQ(a, b) << "same seed, same report";
 }
 
+// `check` and `report` write the same provenance (docs/report.md): the project()'s version, and
+// for one subject measured by each, the same object.
+TEST_F(ReportCli, CheckAndReportRecordTheSameProvenance) {
+  const std::string common = "--formats f64 --points 16 --functions tanh.value --no-properties --no-plots --quiet";
+  Result r = run("check accurate " + common + " --out '" + (dir / "c").string() + "'");
+  ASSERT_EQ(r.code, 0) << r.err;
+  r = run("report --subject accurate " + common + " --out '" + (dir / "r").string() + "'");
+  ASSERT_EQ(r.code, 0) << r.err;
+  const auto c = report(dir / "c"), p = report(dir / "r");
+  ASSERT_TRUE(c.contains("provenance"));
+  EXPECT_EQ(c["provenance"], p["provenance"]);
+  EXPECT_EQ(c["provenance"]["gelucheck"]["version"], GELUCHECK_EXPECTED_VERSION);
+  EXPECT_EQ(c["provenance"]["subjects"], nlohmann::json::array({"accurate"}));
+  for (const char* k : {"gelucheck", "compiler", "libraries", "cpu"})
+    EXPECT_TRUE(c["provenance"][k].is_object()) << k;
+  const std::string md = slurp(dir / "c" / "report.md");
+  EXPECT_NE(md.find(std::string("Provenance: gelucheck ") + GELUCHECK_EXPECTED_VERSION), std::string::npos);
+}
+
 TEST_F(ReportCli, GateFailsOnABrokenSubjectAndStillWritesTheReport) {
   const fs::path out = dir / "r";
   const std::string base = "report " + fast + " --no-properties --out '" + out.string() + "'";

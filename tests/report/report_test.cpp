@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 
 #include <mpfr.h>
 #include <set>
@@ -480,6 +481,68 @@ TEST(ReportExhaustive, SixteenBitFormatsTakeEveryValue) {
   EXPECT_EQ(acc.claim->rtol, 1.6e-2);
   EXPECT_TRUE(acc.meets_claim);
   EXPECT_LE(acc.regions[static_cast<std::size_t>(Region::overall)].max_ulp, 0.5 + 0x1p-17);
+}
+
+// What a report says about where it came from (docs/report.md, "Provenance"). The version is the
+// CMake project()'s, passed to this test on its own compile line; the commit is asked of git here,
+// now, so that a binary older than the checkout's HEAD (a stale commit header) fails.
+std::string without_dirty(std::string s) {
+  const std::string suffix = "-dirty";
+  if (s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0)
+    s.erase(s.size() - suffix.size());
+  return s;
+}
+std::string git_describe_now() {
+  const std::string cmd =
+      "git -C '" GELUCHECK_SOURCE_DIR "' describe --always --dirty 2>/dev/null";
+  std::string out;
+  if (FILE* f = popen(cmd.c_str(), "r")) {
+    char buf[256];
+    while (std::fgets(buf, sizeof buf, f)) out += buf;
+    if (pclose(f) != 0) out.clear();
+  }
+  while (!out.empty() && (out.back() == '\n' || out.back() == '\r')) out.pop_back();
+  return out.empty() ? "unknown" : out;
+}
+
+TEST(ReportProvenance, RecordsVersionCommitCompilerLibrariesCpuAndSubjects) {
+  const json j = to_json(small_report());
+  ASSERT_TRUE(j.contains("provenance"));
+  const json& p = j["provenance"];
+  EXPECT_EQ(p["gelucheck"]["version"], GELUCHECK_EXPECTED_VERSION);
+  EXPECT_EQ(j["generator"]["version"], GELUCHECK_EXPECTED_VERSION);
+  EXPECT_EQ(without_dirty(p["gelucheck"]["commit"]), without_dirty(git_describe_now()))
+      << "the build's commit is not the checkout's: rebuild (the header is refreshed at every build)";
+  for (const char* k : {"id", "version", "standard", "build_type", "flags"})
+    EXPECT_FALSE(p["compiler"][k].get<std::string>().empty()) << "compiler." << k;
+  EXPECT_NE(p["compiler"]["flags"].get<std::string>().find("-ffp-contract=off"), std::string::npos)
+      << "the project's pinned floating point is part of the flags";
+  EXPECT_EQ(p["compiler"]["flags"].get<std::string>().find(GELUCHECK_SOURCE_DIR), std::string::npos)
+      << "no machine path (the -ffile-prefix-map flag names one)";
+  // The versions of the libraries loaded, against their own run-time answers.
+  EXPECT_EQ(p["libraries"]["mpfr"], mpfr_get_version());
+  for (const char* k : {"libc", "gmp", "boost"}) {
+    const std::string v = p["libraries"][k];
+    EXPECT_TRUE(!v.empty() && v.find_first_of("0123456789") != std::string::npos) << k << ": " << v;
+  }
+  EXPECT_FALSE(p["cpu"]["model"].get<std::string>().empty());
+#if defined(__x86_64__)
+  // x86-64 guarantees SSE2 but not these; the five are listed, present or not.
+  std::vector<std::string> names;
+  for (const auto& [name, present] : p["cpu"]["features"].items()) {
+    EXPECT_TRUE(present.is_boolean()) << name;
+    names.push_back(name);
+  }
+  EXPECT_EQ(names, (std::vector<std::string>{"sse4.2", "avx", "avx2", "fma", "avx512f"}));
+#endif
+  EXPECT_EQ(p["subjects"], j["config"]["subjects"]);
+  // The Markdown header says the same.
+  const std::string md = to_markdown(j);
+  const std::string head = md.substr(0, md.find("## Verdict"));
+  for (const std::string& s : {std::string("Provenance: gelucheck ") + GELUCHECK_EXPECTED_VERSION,
+                              "commit `" + p["gelucheck"]["commit"].get<std::string>() + "`",
+                              "MPFR " + std::string(mpfr_get_version())})
+    EXPECT_NE(head.find(s), std::string::npos) << s << "\n" << head;
 }
 
 TEST(ReportMarkdown, ShowsWorstCasesAsHex) {

@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -210,8 +211,28 @@ struct SubjectResult {
   Properties properties;                 // the property suite run on this subject
 };
 
+// Where a report came from (report.json's `provenance`, docs/report.md, "Provenance"): which
+// gelucheck, built how, linked against which libraries, run on which CPU. Two reports can be
+// compared only when these say what differs: the library's accuracy rests on the C library's
+// expl/erfcl, the reference's on MPFR. Filled for this build and machine when a Report is made.
+struct Provenance {
+  std::string version;         // the CMake project() version (gelucheck/version.hpp)
+  std::string commit;          // `git describe --always --dirty` at build time, or "unknown"
+  std::string compiler_id, compiler_version, cxx_standard, build_type;
+  std::string flags;           // CMAKE_CXX_FLAGS, the build type's flags and the project's own
+  std::string libc;            // "glibc 2.36" (gnu_get_libc_version() at run time) or "unknown"
+  std::string mpfr, gmp;       // mpfr_get_version(), gmp_version at run time
+  std::string boost;           // BOOST_LIB_VERSION at build time (header-only parts)
+  std::string cpu_model;       // /proc/cpuinfo's first "model name", or "unknown"
+  // x86 vector features in this order, as __builtin_cpu_supports sees them at run time (empty on
+  // other architectures): sse4.2, avx, avx2, fma, avx512f.
+  std::vector<std::pair<std::string, bool>> cpu_features;
+  static Provenance of_this_build();  // computed once per process
+};
+
 struct Report {
   Options options;
+  Provenance provenance = Provenance::of_this_build();
   InputCounts inputs64, inputs32, inputs16, inputsbf16;
   std::vector<SubjectResult> subjects;
   std::vector<Row> rows;
