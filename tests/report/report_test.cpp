@@ -493,8 +493,9 @@ std::string without_dirty(std::string s) {
   return s;
 }
 std::string git_describe_now() {
-  const std::string cmd =
-      "git -C '" GELUCHECK_SOURCE_DIR "' describe --always --dirty 2>/dev/null";
+  // As cmake/GelucheckGitCommit.cmake: only when the source directory is the top of a work tree.
+  const std::string cmd = "cd '" GELUCHECK_SOURCE_DIR "' && test -z \"$(git rev-parse --show-prefix "
+                          "2>/dev/null)\" && git describe --always --dirty 2>/dev/null";
   std::string out;
   if (FILE* f = popen(cmd.c_str(), "r")) {
     char buf[256];
