@@ -3,6 +3,8 @@
 //
 //   gelucheck-certify generate --out docs/certificates/gelu.json   the search (about a minute)
 //   gelucheck-certify check docs/certificates/gelu.json            re-proves every certificate
+//   gelucheck-certify lean docs/certificates/gelu.json [--update docs/lean.md]
+//                     the statements in Lean's words (printed, or written between the markers)
 #include <fstream>
 #include <iostream>
 #include <sstream>
@@ -20,6 +22,10 @@ int main(int argc, char** argv) {
   gen->add_option("--out", out, "The certificate file to write")->required();
   CLI::App* chk = app.add_subcommand("check", "Re-verify every certificate of a file; exit 1 if any fails");
   chk->add_option("file", in, "The certificate file")->required();
+  std::string update;
+  CLI::App* lean = app.add_subcommand("lean", "Print the certified statements in Lean's words");
+  lean->add_option("file", in, "The certificate file")->required();
+  lean->add_option("--update", update, "Write them into this markdown file between its markers instead");
   CLI11_PARSE(app, argc, argv);
 
   namespace cert = gelucheck::certify;
@@ -56,6 +62,29 @@ int main(int argc, char** argv) {
   if (!f || j.is_discarded()) {
     std::cerr << "gelucheck-certify: " << in << " is not a readable JSON file\n";
     return 1;
+  }
+  if (*lean) {
+    const std::string text = cert::lean_statements(j);
+    if (update.empty()) {
+      std::cout << text;
+      return 0;
+    }
+    std::ifstream d(update);
+    std::stringstream ds;
+    ds << d.rdbuf();
+    std::string doc = ds.str();
+    const std::size_t b = doc.find(cert::kLeanBegin), e = doc.find(cert::kLeanEnd);
+    if (!d || b == std::string::npos || e == std::string::npos || e < b) {
+      std::cerr << "gelucheck-certify: " << update << " has no " << cert::kLeanBegin << " ... "
+                << cert::kLeanEnd << " section\n";
+      return 1;
+    }
+    const std::size_t from = b + std::string(cert::kLeanBegin).size();
+    doc.replace(from, e - from, "\n" + text);
+    std::ofstream o(update);
+    o << doc;
+    o.close();
+    return o ? 0 : 1;
   }
   const cert::CheckResult r = cert::check(j);
   for (const std::string& e : r.errors) std::cerr << "gelucheck-certify: " << e << "\n";

@@ -139,6 +139,21 @@ TEST(Certificates, ToolChecksAFile) {
   std::remove(path.c_str());
 }
 
+// docs/lean.md states what the current file proves: its section between the markers is the
+// tool's rendering of the file (gelucheck-certify lean --update writes it).
+TEST(Certificates, LeanDocIsTheCertificates) {
+  std::ifstream f(GELUCHECK_LEAN_DOC);
+  std::stringstream ss;
+  ss << f.rdbuf();
+  const std::string doc = ss.str();
+  const std::size_t b = doc.find(certify::kLeanBegin), e = doc.find(certify::kLeanEnd);
+  ASSERT_NE(b, std::string::npos);
+  ASSERT_NE(e, std::string::npos);
+  const std::size_t from = b + std::string(certify::kLeanBegin).size();
+  EXPECT_EQ(doc.substr(from, e - from), "\n" + certify::lean_statements(cert()))
+      << "docs/lean.md is stale: run cmake --build build --target certificates";
+}
+
 // gelucheck/certified.hpp is the file's (CMake writes it at configure time).
 TEST(Certificates, GeneratedHeaderIsTheFiles) {
   const struct {

@@ -31,6 +31,13 @@ struct CheckResult {
 };
 CheckResult check(const nlohmann::json& certificate);
 
+// The certified statements in Lean's words, with rational bounds (the enclosures rounded
+// outward to 32 digits), each with the GeluForm theorems it relates to and the checks that
+// shadow it: the section of docs/lean.md between its markers.
+std::string lean_statements(const nlohmann::json& certificate);
+inline constexpr const char* kLeanBegin = "<!-- certified-statements:begin (gelucheck-certify lean --update) -->";
+inline constexpr const char* kLeanEnd = "<!-- certified-statements:end -->";
+
 // The versions of the libraries doing the arithmetic ("2.23.0", FLINT's, MPFR's).
 std::string arb_version_string();
 std::string flint_version_string();
