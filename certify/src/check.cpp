@@ -210,6 +210,28 @@ void check_fact(const FactSpec& f, const json& fj, const json& scan, Checker& c)
     if (locs[i] != roots[at[i].get<std::size_t>()]["at"]) c.fail(w, "a location is not its root's");
     check_doubles(locd[i], locs[i], w, c);
   }
+  // Attained at two points: only as a mirror pair of a gap scan, where |F| is even (d is even,
+  // d' odd), so both points attain the same value and the fact's "= s ⇔ x = x1 ∨ x = x2" holds.
+  // The zeros of F' are symmetric too (F' odd or even), so the mirror of the first root is a zero;
+  // inside the second root's box, it is that box's only zero.
+  if (at.size() > 1) {
+    const std::size_t r0 = at[0].get<std::size_t>(), r1 = at[1].get<std::size_t>();
+    const std::size_t b1 = roots[r1].value("box", std::size_t{0});
+    Ball l, h, lo1, hi1;
+    const std::vector<json>& ends = scan["ends"].get_ref<const json::array_t&>();
+    double e0 = 0, e1 = 0;
+    const bool ok = s.base == Base::gap && at.size() == 2 && b1 + 1 < ends.size() &&
+                    exact_double(ends[b1], e0) && exact_double(ends[b1 + 1], e1) &&
+                    parse(roots[r0]["at"].value("lo", ""), l) && parse(roots[r0]["at"].value("hi", ""), h);
+    if (!ok) {
+      c.fail(w, "attained at several points that are not a mirror pair of a gap scan");
+    } else {
+      arb_neg(l.v, l.v);
+      arb_neg(h.v, h.v);  // the mirror of root 0 is [−hi, −lo]
+      const Ball a(e0), b(e1);
+      if (!arb_le(a.v, h.v) || !arb_le(l.v, b.v)) c.fail(w, "the two points attaining it are not mirror images");
+    }
+  }
   if (f.kind == FactKind::zero) {
     if (roots.size() != 1) c.fail(w, "F' has " + std::to_string(roots.size()) + " zeros, not one");
     else if (fj["value"] != roots[0]["at"]) c.fail(w, "the value is not the zero's location");

@@ -112,6 +112,22 @@ const Tamper kTampers[] = {
     {"the interval changed", [](json& j) { j["interval"]["hi"] = "0x1p+4"; }},
     {"the tail lemma renamed", [](json& j) { scan(j, "gap.value")["tail"]["lemma"] = "none"; }},
     {"a limit at infinity changed", [](json& j) { scan(j, "tanh.derivative")["limit_plus_inf"] = "0x1.2p+0"; }},
+    {"a sup said attained at only one of its mirror pair", [](json& j) {
+       for (json& f : j["facts"])
+         if (f["name"] == "gap_value_sup") {
+           f["at"] = {4};
+           f["locations"] = {f["locations"][1]};
+           f["location_doubles"] = {f["location_doubles"][1]};
+         }
+     }},
+    {"a min of the form said attained at a second point", [](json& j) {
+       for (json& f : j["facts"])
+         if (f["name"] == "deriv_min_tanh") {
+           f["at"] = {0, 1};
+           f["locations"].push_back(scan(j, "tanh.derivative")["roots"][1]["at"]);
+           f["location_doubles"].push_back(f["location_doubles"][0]);
+         }
+     }},
     {"the lipschitz fact given to the smaller form", [](json& j) {
        for (json& f : j["facts"])
          if (f["name"] == "lipschitz") f["attained_by"] = "deriv_sup_abs_erf";
