@@ -66,6 +66,10 @@ const LeanNames kNames[] = {
     {"erf.value", "geluErfScalar @", "geluErfScalarDeriv @", "geluErfScalar"},
     {"tanh.derivative", "geluScalarDeriv @", "deriv geluScalarDeriv @", "geluScalarDeriv"},
     {"erf.derivative", "geluErfScalarDeriv @", "deriv geluErfScalarDeriv @", "geluErfScalarDeriv"},
+    {"tanh.second", "deriv geluScalarDeriv @", "deriv (deriv geluScalarDeriv) @",
+     "(deriv geluScalarDeriv)"},
+    {"erf.second", "deriv geluErfScalarDeriv @", "deriv (deriv geluErfScalarDeriv) @",
+     "(deriv geluErfScalarDeriv)"},
 };
 std::string at(const char* fmt, const std::string& x) {
   std::string s;
@@ -115,6 +119,10 @@ const Context kContext[] = {
      "proptests/scalar.cpp `special_finite_in_finite_out.impl_*` (through `lipschitz`)"},
     {"deriv_sup_abs_erf", "`GeluForm.scalarDeriv_erf`",
      "proptests/scalar.cpp `special_finite_in_finite_out.impl_*` (through `lipschitz`)"},
+    {"second_sup_abs_tanh", "`GeluForm.scalarDeriv_tanh`",
+     "proptests/theorems.cpp `scalar_differentiable.impl_no_jumps_*` (the derivative's jumps)"},
+    {"second_sup_abs_erf", "`GeluForm.scalarDeriv_erf`",
+     "proptests/theorems.cpp `scalar_differentiable.impl_no_jumps_*` (the derivative's jumps)"},
     {"lipschitz", "`GeluForm.scalar_differentiable`, `GeluForm.scalarDeriv_tanh`, `GeluForm.scalarDeriv_erf`",
      "proptests/theorems.cpp `scalar_differentiable.impl_no_jumps_*`; proptests/scalar.cpp "
      "`special_finite_in_finite_out.impl_*`"},

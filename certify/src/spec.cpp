@@ -37,6 +37,10 @@ const std::vector<ScanSpec>& scans() {
       {"erf.value", "gelu_erf(x)", Base::erf, 0, 0, "", 0.0, kInf},
       {"tanh.derivative", "gelu_tanh'(x)", Base::tanh, 1, 0, "", 0.0, 1.0},
       {"erf.derivative", "gelu_erf'(x)", Base::erf, 1, 0, "", 0.0, 1.0},
+      {"tanh.second", "gelu_tanh''(x)", Base::tanh, 2, 1,
+       "f'(x) + f'(−x) = 1, so f'' is even and f''' odd: f'''(0) = 0", 0.0, 0.0},
+      {"erf.second", "gelu_erf''(x)", Base::erf, 2, 1,
+       "f'(x) + f'(−x) = 1, so f'' is even and f''' odd: f'''(0) = 0", 0.0, 0.0},
   };
   return s;
 }
@@ -67,6 +71,10 @@ const std::vector<FactSpec>& facts() {
        "sup over all real x of |gelu_tanh'(x)|"},
       {"deriv_sup_abs_erf", "erf.derivative", FactKind::max_abs,
        "sup over all real x of |gelu_erf'(x)|"},
+      {"second_sup_abs_tanh", "tanh.second", FactKind::max_abs,
+       "sup over all real x of |gelu_tanh''(x)| (a Lipschitz constant of gelu_tanh')"},
+      {"second_sup_abs_erf", "erf.second", FactKind::max_abs,
+       "sup over all real x of |gelu_erf''(x)| (a Lipschitz constant of gelu_erf')"},
   };
   return f;
 }
@@ -230,6 +238,40 @@ Tail tail_of(const ScanSpec& s, double l) {
     Ball sq;
     arb_sqr(sq.v, p.L.v, kPrec);
     t.quantities.push_back(greater_than("L^2", sq, 2));
+  } else if (name == "tanh.second") {
+    // x >= L: with w = 1 − s², g = u' − x s u'² + 3acx² (T'' = w g), w' = −2s u' w, so
+    //   T''' = w·(g' − 2s u' g),  g' = u'' + 6acx − s u'² − x w u'³ − 2x s u' u''.
+    // With s <= 1, w < 4e^(−2u), u'' = 6acx > 0 and 12acx² u' <= 4u'² (3acx² <= u'):
+    //   g' >= −5u'² − 4x e^(−2u) u'³;
+    // with s >= ½ (tanh u(L) >= ½): −g >= u'(½x u' − 2) (tanh-derivative-tail), so
+    //   −2s u' g >= u'²(½x u' − 2).
+    // Together g' − 2s u' g >= u'²(x u'(½ − 4e^(−2u)) − 7) > 0 once Q = L u'(L)(½ − 4e^(−2u(L)))
+    // > 7 (x u' increases, e^(−2u) decreases). So T''' > 0 for x >= L; T''' odd: < 0 for x <= −L.
+    t.lemma = "tanh-second-tail";
+    t.statement = "T''' = (1-s^2)(g' - 2 s u' g) >= (1-s^2) u'^2 (x u'(1/2 - 4e^(-2u)) - 7) > 0 for "
+                  "x >= L when tanh u(L) >= 1/2 and Q = L u'(L)(1/2 - 4e^(-2u(L))) > 7 (T''' odd)";
+    t.sign_right = +1;
+    t.sign_left = -1;
+    Ball th, q, h;
+    arb_tanh(th.v, p.u.v, kPrec);
+    arb_mul_2exp_si(th.v, th.v, 1);
+    t.quantities.push_back(greater_than("2*tanh(u(L))", th, 1));
+    arb_mul_ui(h.v, p.e2u.v, 8, kPrec);
+    arb_sub_ui(h.v, h.v, 1, kPrec);
+    arb_neg(h.v, h.v);
+    arb_mul_2exp_si(h.v, h.v, -1);  // ½ − 4e^(−2u(L))
+    arb_mul(q.v, p.L.v, p.up.v, kPrec);
+    arb_mul(q.v, q.v, h.v, kPrec);
+    t.quantities.push_back(greater_than("Q", q, 7));
+  } else if (name == "erf.second") {
+    // E''' = φ(x)(x³ − 4x) = φ(x)·x(x² − 4) > 0 for x >= L once L² > 4; odd: < 0 for x <= −L.
+    t.lemma = "erf-second-tail";
+    t.statement = "E''' = phi(x) x (x^2 - 4) > 0 for x >= L when L^2 > 4 (E''' odd)";
+    t.sign_right = +1;
+    t.sign_left = -1;
+    Ball sq;
+    arb_sqr(sq.v, p.L.v, kPrec);
+    t.quantities.push_back(greater_than("L^2", sq, 4));
   } else if (name == "gap.value") {
     // x >= L: by (M) and (S), Φ̄ − xφ < −φ(x)(x − 1/x) and ½x(1 − s²)u' < 2x u' e^(−2u), and
     // −½(1 − s) < 0, so d' < −φ(x)(x − 1/x) + 2x u' e^(−2u). By (H_4) and (U):

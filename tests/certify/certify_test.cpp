@@ -50,8 +50,8 @@ TEST(Certificates, CheckFromTheFile) {
   for (const std::string& e : r.errors) ADD_FAILURE() << e;
   EXPECT_TRUE(r.ok());
   EXPECT_GT(r.boxes, 100u);
-  EXPECT_EQ(r.roots, 18u);  // 5 + 7 critical points of the gaps, 1 + 1 minima, 2 + 2 of f'
-  EXPECT_EQ(r.facts, 13u);
+  EXPECT_EQ(r.roots, 24u);  // 5 + 7 critical points of the gaps, 1 + 1 minima, 2 + 2 of f', 3 + 3 of f''
+  EXPECT_EQ(r.facts, 15u);
   EXPECT_EQ(cert()["arb_version"], certify::arb_version_string());
 }
 
@@ -185,6 +185,10 @@ TEST(Certificates, GeneratedHeaderIsTheFiles) {
       {"deriv_max_erf", certified::deriv_max_erf_down, certified::deriv_max_erf_up, certified::deriv_max_erf_nearest},
       {"deriv_min_erf", certified::deriv_min_erf_down, certified::deriv_min_erf_up, certified::deriv_min_erf_nearest},
       {"lipschitz", certified::lipschitz_down, certified::lipschitz_up, certified::lipschitz_nearest},
+      {"second_sup_abs_tanh", certified::second_sup_abs_tanh_down, certified::second_sup_abs_tanh_up,
+       certified::second_sup_abs_tanh_nearest},
+      {"second_sup_abs_erf", certified::second_sup_abs_erf_down, certified::second_sup_abs_erf_up,
+       certified::second_sup_abs_erf_nearest},
   };
   for (const auto& r : rows) {
     const json& d = fact(r.name)["double"];
