@@ -1,4 +1,4 @@
-// certify/src/spec.hpp — what is certified: the six scans (a function F on [−L, L] whose critical
+// certify/src/spec.hpp — what is certified: the eight scans (a function F on [−L, L] whose critical
 // points are all found), the tail lemma of each (the sign of F' for |x| >= L, written out in
 // tails.cpp), and the facts read off the scans. Shared by the search and the check, so the
 // file can only supply the data of a proof (boxes, enclosures), never its rules.
