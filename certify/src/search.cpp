@@ -3,7 +3,6 @@
 // zero of F' (Krawczyk), or is the centre box around a zero of known order at 0; then each
 // zero refined by interval Newton to ~1e-48, F evaluated there, and the facts read off.
 #include <cmath>
-#include <functional>
 #include <stdexcept>
 
 #include <flint/flint.h>
