@@ -16,6 +16,7 @@
 #include <cmath>
 #include <limits>
 
+#include "gelucheck/certified.hpp"
 #include "support.hpp"
 
 namespace gelucheck::prop {
@@ -26,6 +27,15 @@ rc::Gen<Form> gen_form() { return rc::gen::element(Form::tanh, Form::erf); }
 rc::Gen<Quantity> gen_quantity() { return rc::gen::element(Quantity::value, Quantity::derivative); }
 
 constexpr double kCourseAtol = 1e-5;  // the course card's absolute tolerance
+
+// The bounds below come from the certificates (docs/certificates/gelu.json, proven over all reals
+// and re-checked by the test certify_check; gelucheck/certified.hpp is generated from the file):
+// NAME_down <= the real <= NAME_up, NAME_nearest the double nearest it. docs/lean.md states them.
+namespace cert = gelucheck::certified;
+constexpr double certified_min(Form f) { return f == Form::tanh ? cert::min_tanh_down : cert::min_erf_down; }
+constexpr double certified_argmin(Form f) {
+  return f == Form::tanh ? cert::deriv_zero_tanh_nearest : cert::deriv_zero_erf_nearest;
+}
 
 // |hi(A) - lo(B)| and |hi(B) - lo(A)|, rounded up: a bound of |a - b| for a ∈ A, b ∈ B.
 double enclosure_gap(const ref::Enclosure& A, const ref::Enclosure& B) {
@@ -69,18 +79,18 @@ constexpr std::initializer_list<Function> kAll = {value_of(Form::tanh), derivati
 }  // namespace
 
 // ---- card: the tanh–erf gap ---------------------------------------------------------------------
-// sup|gelu_tanh - gelu_erf| = 4.7323552068728488e-4 and sup|gelu_tanh' - gelu_erf'| =
-// 8.6845183498591387e-4 (facts.hpp, 40 digits); the bounds 4.7324e-4 and 8.6846e-4
-// (facts::gap_*_sup_up) sit above.
+// sup|gelu_tanh - gelu_erf| = 4.73235520687284877e-4 and sup|gelu_tanh' - gelu_erf'| =
+// 8.68451834985913874e-4 over all reals (certified); the bounds are the doubles just above them
+// (cert::gap_*_sup_up), tighter than the card's 4.7324e-4 and 8.6846e-4 (facts::gap_*_sup_up).
 GELU_PROPERTY(card_tanh_erf_gap, reference_value_gap_bounded, "card", false) {
   run_checked([] {
     const Input x = *gen_finite(Format::binary64);
     tag(x);
     const double g = enclosure_gap(ref::enclose(Form::tanh, Quantity::value, x.v, gap_bits(x.v)),
                                    ref::enclose(Form::erf, Quantity::value, x.v, gap_bits(x.v)));
-    if (!(g <= facts::gap_value_sup_up))
+    if (!(g <= cert::gap_value_sup_up))
       fail(fmt::format("input {}: reference value gap {} > {}", hex(x.v), hex(g),
-                       hex(facts::gap_value_sup_up)));
+                       hex(cert::gap_value_sup_up)));
   });
 }
 GELU_PROPERTY(card_tanh_erf_gap, reference_deriv_gap_bounded, "card", false) {
@@ -90,9 +100,9 @@ GELU_PROPERTY(card_tanh_erf_gap, reference_deriv_gap_bounded, "card", false) {
     const double g =
         enclosure_gap(ref::enclose(Form::tanh, Quantity::derivative, x.v, gap_bits(x.v)),
                       ref::enclose(Form::erf, Quantity::derivative, x.v, gap_bits(x.v)));
-    if (!(g <= facts::gap_deriv_sup_up))
+    if (!(g <= cert::gap_deriv_sup_up))
       fail(fmt::format("input {}: reference derivative gap {} > {}", hex(x.v), hex(g),
-                       hex(facts::gap_deriv_sup_up)));
+                       hex(cert::gap_deriv_sup_up)));
   });
 }
 // The subject's two forms (a subject providing both): |t - e| <= G + slack(t) + slack(e),
@@ -111,7 +121,7 @@ GELU_PROPERTY(card_tanh_erf_gap, impl_gap_bounded, "card", true) {
     const Input x = *gen_finite(fmt);
     tag(x);
     const double t = run_function({Form::tanh, q}, fmt, x.v), e = run_function({Form::erf, q}, fmt, x.v);
-    const double G = q == Quantity::value ? facts::gap_value_sup_up : facts::gap_deriv_sup_up;
+    const double G = q == Quantity::value ? cert::gap_value_sup_up : cert::gap_deriv_sup_up;
     const Exact d = (Exact(t) - Exact(e)).abs();
     const Exact allowed = Exact(G) + Exact(slack(claim_of({Form::tanh, q}, fmt), fmt, t)) +
                           Exact(slack(claim_of({Form::erf, q}, fmt), fmt, e));
@@ -121,16 +131,19 @@ GELU_PROPERTY(card_tanh_erf_gap, impl_gap_bounded, "card", true) {
                        hex(allowed.to_double())));
   });
 }
-// The bounds are tight: at the extrema facts.hpp gives, the gap is within 1e-8 of them.
+// The bounds are tight: at the certified locations (the nearest doubles) the gap of the two
+// correctly rounded results is within 2^-50 of the certified sup: each result is within half an
+// ulp (<= 2^-52 for |f| < 4) of its real, the difference of two doubles that close is exact, and
+// the gap at the double nearest the argmax is below the sup by ~g''·(2^-52)²/2, nothing.
 GELU_PROPERTY(card_tanh_erf_gap, reference_bounds_are_attained, "card", false) {
   const double gv = std::fabs(
-      ref::correctly_rounded(Form::tanh, Quantity::value, facts::gap_value_x, Format::binary64) -
-      ref::correctly_rounded(Form::erf, Quantity::value, facts::gap_value_x, Format::binary64));
+      ref::correctly_rounded(Form::tanh, Quantity::value, cert::gap_value_sup_at, Format::binary64) -
+      ref::correctly_rounded(Form::erf, Quantity::value, cert::gap_value_sup_at, Format::binary64));
   const double gd = std::fabs(
-      ref::correctly_rounded(Form::tanh, Quantity::derivative, facts::gap_deriv_x, Format::binary64) -
-      ref::correctly_rounded(Form::erf, Quantity::derivative, facts::gap_deriv_x, Format::binary64));
-  EXPECT_GE(gv, facts::gap_value_sup - 1e-8) << "value gap at " << hex(facts::gap_value_x);
-  EXPECT_GE(gd, facts::gap_deriv_sup - 1e-8) << "derivative gap at " << hex(facts::gap_deriv_x);
+      ref::correctly_rounded(Form::tanh, Quantity::derivative, cert::gap_deriv_sup_at, Format::binary64) -
+      ref::correctly_rounded(Form::erf, Quantity::derivative, cert::gap_deriv_sup_at, Format::binary64));
+  EXPECT_GE(gv, cert::gap_value_sup_down - 0x1p-50) << "value gap at " << hex(cert::gap_value_sup_at);
+  EXPECT_GE(gd, cert::gap_deriv_sup_down - 0x1p-50) << "derivative gap at " << hex(cert::gap_deriv_sup_at);
   record("value_gap_at_extremum", fmt::format("{:.17g}", gv));
   record("deriv_gap_at_extremum", fmt::format("{:.17g}", gd));
 }
@@ -231,28 +244,56 @@ GELU_PROPERTY(identity_zero, impl_within_claim, "none", true) {
 }
 
 // ---- bounds --------------------------------------------------------------------------------------
-// f(x) >= min of its form. Reference: RN is monotone, so RN(f) >= RN(min). Subject: the exact
-// f(x) >= min >= m - ½ulp64(m) (m = facts::min_*, the binary64 nearest min), and the exact value
-// lies within slack(r) of r: r >= m - ½ulp64(m) - slack(r).
+// f(x) >= min of its form (certified over all reals). Reference: RN is monotone, so
+// RN(f) >= RN(min) = cert::min_*_nearest. Subject: the exact f(x) >= min >= cert::min_*_down,
+// and the exact value lies within slack(r) of r: r >= min_down - slack(r).
 GELU_PROPERTY(bound_minimum, reference, "none", false) {
   run_checked([] {
     const Form f = *gen_form();
     const Input x = *gen_in(Format::binary64, -4.0, 4.0);
     tag(x);
     const double r = ref::correctly_rounded(f, Quantity::value, x.v, Format::binary64);
-    const double m = f == Form::tanh ? facts::min_tanh : facts::min_erf;
+    const double m = f == Form::tanh ? cert::min_tanh_nearest : cert::min_erf_nearest;
     if (!(r >= m))
       fail(fmt::format("{}: input {}, RN f(x) = {} < RN(min) = {}", name(f), hex(x.v), hex(r), hex(m)));
   });
 }
 GELU_PROPERTY(bound_minimum, impl, "none", true) {
   each_finite_input(fmt, kValues, Need::bound, [fmt](Function fn, double x, double r) {
-    const double m = fn.form == Form::tanh ? facts::min_tanh : facts::min_erf;
-    const Exact lowest = Exact(m) - Exact(ulp_of(m, Format::binary64) / 2) -
-                         Exact(slack(claim_of(fn, fmt), fmt, r));
+    const double m = certified_min(fn.form);
+    const Exact lowest = Exact(m) - Exact(slack(claim_of(fn, fmt), fmt, r));
     if (std::isnan(r) || Exact(r).cmp(lowest) < 0)
       fail(fmt::format("{}: input {}, got {} below the minimum {} (less its tolerance: {})",
                        row(fn, fmt), hex(x), hex(r), hex(m), hex(lowest.to_double())));
+  });
+}
+// The derivative's range: min f' <= f'(x) <= max f' for every real x (certified; for tanh
+// [-0.1289930686587718, 1.1289930686587718], for erf [-0.1289041451851548, 1.1289041451851548]
+// at x = ∓√2). Reference: RN is monotone, so RN(min) <= RN(f') <= RN(max), the certified nearest
+// doubles. Subject: the exact f' lies in [min_down, max_up], and within slack(r) of r.
+GELU_PROPERTY(bound_derivative_range, reference, "none", false) {
+  run_checked([] {
+    const Form f = *gen_form();
+    const Input x = *gen_finite(Format::binary64);
+    tag(x);
+    const double r = ref::correctly_rounded(f, Quantity::derivative, x.v, Format::binary64);
+    const double lo = f == Form::tanh ? cert::deriv_min_tanh_nearest : cert::deriv_min_erf_nearest;
+    const double hi = f == Form::tanh ? cert::deriv_max_tanh_nearest : cert::deriv_max_erf_nearest;
+    if (!(r >= lo && r <= hi))
+      fail(fmt::format("{}: input {}, RN f'(x) = {} outside [{}, {}]", name(f), hex(x.v), hex(r),
+                       hex(lo), hex(hi)));
+  });
+}
+GELU_PROPERTY(bound_derivative_range, impl, "none", true) {
+  each_finite_input(fmt, {derivative_of(Form::tanh), derivative_of(Form::erf)}, Need::bound,
+                    [fmt](Function fn, double x, double r) {
+    const bool t = fn.form == Form::tanh;
+    const double lo = t ? cert::deriv_min_tanh_down : cert::deriv_min_erf_down;
+    const double hi = t ? cert::deriv_max_tanh_up : cert::deriv_max_erf_up;
+    const Exact s(slack(claim_of(fn, fmt), fmt, r));
+    if (std::isnan(r) || Exact(r).cmp(Exact(lo) - s) < 0 || Exact(r).cmp(Exact(hi) + s) > 0)
+      fail(fmt::format("{}: input {}, got {} outside the derivative's range [{}, {}] (tolerance {})",
+                       row(fn, fmt), hex(x), hex(r), hex(lo), hex(hi), hex(s.to_double())));
   });
 }
 // Sign: x <= 0 => f(x) <= 0, x >= 0 => f(x) >= 0; x >= 0 => f(x) <= x; f(x) >= x/2 for all x
@@ -289,13 +330,13 @@ GELU_PROPERTY(bound_order, impl, "none", true) {
                        above_half ? "" : "f(x) < x/2; ", hex(s), c.text));
   });
 }
-// f increasing on [argmin, ∞), decreasing on (-∞, argmin]; f' >= 0 and <= 0 there. The argmin
-// is irrational; the values of the format next to its nearest one serve as the ends (the real
-// argmin lies strictly between them).
+// f increasing on [argmin, ∞), decreasing on (-∞, argmin]; f' >= 0 and <= 0 there (the argmin is
+// the only zero of f', certified). The argmin is irrational; the values of the format next to
+// its nearest one serve as the ends (the real argmin lies strictly between them).
 GELU_PROPERTY(bound_monotone, reference, "none", false) {
   run_checked([] {
     const Form f = *gen_form();
-    const double am = facts::derivative_zero(f);
+    const double am = certified_argmin(f);
     const bool right = *rc::gen::arbitrary<bool>();
     const double lo = right ? std::nextafter(am, 1.0) : -dlim::max();
     const double hi = right ? dlim::max() : std::nextafter(am, -1.0);
@@ -326,7 +367,7 @@ GELU_PROPERTY(bound_monotone, impl, "none", true) {
   }();
   run_checked([&] {
     const Function fn = *rc::gen::elementOf(fns);
-    const double am = round_to_format(facts::derivative_zero(fn.form), fmt);
+    const double am = round_to_format(certified_argmin(fn.form), fmt);
     const bool right = *rc::gen::arbitrary<bool>();
     const double max = round_to_format(dlim::max(), fmt) == dlim::infinity()
                            ? next_in(fmt, dlim::infinity(), 0.0)
@@ -378,12 +419,14 @@ GELU_PROPERTY(special_nan_inf, impl_within_claim, "none", true) {
   });
 }
 // Every finite x gives finite results of the right size (no overflow of x³ or exp inside):
-// |f(x)| <= max(|x|, 0.171) (f(x) <= x for x >= 0, |f| <= |min| < 0.171 for x < 0) and
-// |f'(x)| <= 1.129 (facts::lipschitz), each widened by slack(r).
+// |f(x)| <= max(|x|, |min|) (f(x) <= x for x >= 0, |f| <= |min| for x < 0; the certified
+// min_down of either form) and |f'(x)| <= sup|f'| (cert::lipschitz_up, certified), each widened
+// by slack(r).
 GELU_PROPERTY(special_finite_in_finite_out, impl, "none", true) {
   each_finite_input(fmt, kAll, Need::bound, [fmt](Function fn, double x, double r) {
-    const double bound = fn.quantity == Quantity::value ? std::max(std::fabs(x), 0.171)
-                                                        : facts::lipschitz;
+    const double bound = fn.quantity == Quantity::value
+                             ? std::max(std::fabs(x), -std::min(cert::min_tanh_down, cert::min_erf_down))
+                             : cert::lipschitz_up;
     const double allowed = add_up(bound, slack(claim_of(fn, fmt), fmt, r));
     if (!std::isfinite(r) || std::fabs(r) > allowed)
       fail(fmt::format("{}: finite input {}, got {} (allowed magnitude {})", row(fn, fmt),

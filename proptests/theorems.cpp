@@ -4,9 +4,11 @@
 // (one test per format).
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
+#include "gelucheck/certified.hpp"
 #include "support.hpp"
 
 namespace gelucheck::prop {
@@ -134,9 +136,10 @@ GELU_PROPERTY(scalar_differentiable, reference_difference_quotients_converge,
   });
 }
 // Subject side: no jumps. For adjacent values x < y of the format: |f(y) - f(x)| <= L·(y - x)
-// with L = sup|f'| < 1.129 for the value (facts::lipschitz) and sup|f''| = √(2/π) < 0.8 (at
-// x = 0, both forms) for the derivative, and each result r lies within slack(r) of its exact
-// value (the claim's bound, support.cpp). So |r(y) - r(x)| <= L(y-x) + slack(r(x)) + slack(r(y)),
+// with L = sup|f'| for the value (certified::lipschitz_up: 1.1289930686587718 rounded up) and
+// sup|f''| = √(2/π) = 0.79788456080286536 (at x = 0, both forms; certified::second_sup_abs_*_up)
+// for the derivative, both certified over all reals (docs/lean.md), and each result r lies
+// within slack(r) of its exact value (the claim's bound, support.cpp). So |r(y) - r(x)| <= L(y-x) + slack(r(x)) + slack(r(y)),
 // formed exactly. One harness call per case: [x, y].
 GELU_PROPERTY(scalar_differentiable, impl_no_jumps, "Proofs.GeluForm.scalar_differentiable", true) {
   const std::vector<Function> fns =
@@ -152,7 +155,9 @@ GELU_PROPERTY(scalar_differentiable, impl_no_jumps, "Proofs.GeluForm.scalar_diff
     const double xs[] = {x.v, y};
     const std::vector<double> r = run_function(fn, fmt, xs);
     const Claim c = claim_of(fn, fmt);
-    const double L = fn.quantity == Quantity::value ? facts::lipschitz : 0.8;
+    const double L = fn.quantity == Quantity::value
+                         ? certified::lipschitz_up
+                         : std::max(certified::second_sup_abs_tanh_up, certified::second_sup_abs_erf_up);
     // y - x is exact (adjacent values); L·(y - x) rounded up.
     const Exact allowed =
         Exact(mul_up(L, y - x.v)) + Exact(slack(c, fmt, r[0])) + Exact(slack(c, fmt, r[1]));

@@ -16,6 +16,7 @@
 
 #include <mpfr.h>
 
+#include "gelucheck/certified.hpp"
 #include "gelucheck/reference.hpp"
 #include "internal.hpp"
 
@@ -100,6 +101,13 @@ Gap tanh_erf_gap(const Options& opt, const Progress& progress) {
   });
   gap.value = sup_of(Quantity::value, gap.curve_x, gap.curve_value);
   gap.derivative = sup_of(Quantity::derivative, gap.curve_x, gap.curve_derivative);
+  // Beside the sampled sups, the certified ones (proven over all reals by Arb, not sampled).
+  gap.value.certified_lo = certified::gap_value_sup_lo;
+  gap.value.certified_hi = certified::gap_value_sup_hi;
+  gap.value.certified_at = certified::gap_value_sup_at;
+  gap.derivative.certified_lo = certified::gap_deriv_sup_lo;
+  gap.derivative.certified_hi = certified::gap_deriv_sup_hi;
+  gap.derivative.certified_at = certified::gap_deriv_sup_at;
   return gap;
 }
 

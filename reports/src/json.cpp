@@ -107,7 +107,9 @@ json gap_json(const GapSup& g) {
           {"sup_decimal", g.sup_decimal},
           {"at_abs_x", num(g.at)},
           {"at_abs_x_hex", hexfloat(g.at)},
-          {"gap_at", num(g.signed_gap)}};
+          {"gap_at", num(g.signed_gap)},
+          {"certified", {{"lo", g.certified_lo}, {"hi", g.certified_hi},
+                         {"at_abs_x_hex", hexfloat(g.certified_at)}}}};
 }
 
 json counts_json(const InputCounts& c) {

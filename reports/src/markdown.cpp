@@ -274,11 +274,18 @@ std::string to_markdown(const json& j) {
     << " points over [" << fmt_num(gap["curve"]["lo"]) << ", " << fmt_num(gap["curve"]["hi"])
     << "] and refined by golden-section search. The value gap is even in x, the derivative gap "
        "odd, so the sup is reached at ±|x|.\n\n"
-    << "quantity | sup \\|g\\| | at \\|x\\| | g there\n---|---:|---:|---:\n";
-  for (const char* q : {"value", "derivative"})
+    << "quantity | sup \\|g\\| | at \\|x\\| | g there | certified sup over all reals "
+       "(docs/lean.md), at \\|x\\|\n---|---:|---:|---:|---\n";
+  for (const char* q : {"value", "derivative"}) {
+    const json c = gap[q].value("certified", json::object());
     o << q << " | " << gap[q]["sup_decimal"].get<std::string>() << " | "
       << fmt_num(gap[q]["at_abs_x"], 17) << " (`" << gap[q]["at_abs_x_hex"].get<std::string>()
-      << "`) | " << fmt_num(gap[q]["gap_at"], 17) << "\n";
+      << "`) | " << fmt_num(gap[q]["gap_at"], 17) << " | "
+      << (c.contains("lo") ? "[" + c["lo"].get<std::string>() + ", " + c["hi"].get<std::string>() +
+                                 "] at `" + c["at_abs_x_hex"].get<std::string>() + "`"
+                           : std::string("–"))
+      << "\n";
+  }
 
   o << "\n## Properties\n";
   for (const auto& sj : j["subjects"]) {

@@ -85,7 +85,7 @@ TEST(LibraryNaive, FailureModesAreShown) {
     EXPECT_TRUE(same_bits(scalar(f, x, Path::naive), -0.0)) << hex(scalar(f, x, Path::naive));
     EXPECT_TRUE(same_bits(scalar(f, x), truth)) << "accurate " << hex(scalar(f, x));
   }
-  // Where naive first gives -0 (DESIGN: about -7.2 tanh, -8.4 erf in binary64; earlier in float).
+  // Where naive first gives -0 (docs/functions.md: about -7.2 tanh, -8.4 erf in binary64; earlier in float).
   for (Form f : {Form::tanh, Form::erf}) {
     double first = 0;
     for (double x = -5; x > -12; x -= 1.0 / 1024)

@@ -11,6 +11,12 @@
 // in tests/reference/test_reference.cpp (minima, gap suprema, the underflow points) — not against
 // the library under test.
 //
+// Certified: the minima, the argmins, the gap suprema and their locations, and `lipschitz` are
+// proven over all reals by the certificates of docs/certificates/gelu.json (Arb; docs/lean.md).
+// tests/certify/certify_test.cpp (FactsHppAgrees) checks that each constant here is the double
+// nearest its certified real and that the rounded-up bounds lie above the certified ones; the
+// property suite takes its bounds from the certificates directly (gelucheck/certified.hpp).
+//
 // NOT here: the library's own thresholds and coefficients (src/include/gelucheck/constants.hpp),
 // which are implementation choices, not facts about the functions.
 #pragma once
@@ -33,11 +39,12 @@ inline constexpr double gap_value_x = 0x1.5976e94e27d7ep+1;    // 2.698941386377
 inline constexpr double gap_value_sup = 0x1.f039315ac1bd2p-12; // 4.7323552068728488e-4
 inline constexpr double gap_deriv_x = 0x1.02634fdb0d10bp+1;    // 2.0186557597718367
 inline constexpr double gap_deriv_sup = 0x1.c751a1d5d7e48p-11; // 8.6845183498591387e-4
-// The suprema rounded UP at 5 digits: bounds for properties that need "gap <= sup".
+// The suprema rounded UP at 5 digits (the card's figures; the property suite uses the tighter
+// certified gelucheck::certified::gap_*_sup_up).
 inline constexpr double gap_value_sup_up = 4.7324e-4;
 inline constexpr double gap_deriv_sup_up = 8.6846e-4;
 // sup_x |f'| over the reals (1.12899306865877 for tanh at x = 1.4185, 1.12890414518515 for erf at
-// x = √2; mpmath), rounded up: a Lipschitz constant of the values of both forms.
+// x = √2; certified: docs/lean.md), rounded up: a Lipschitz constant of the values of both forms.
 inline constexpr double lipschitz = 1.129;
 
 // ---- computed boundaries, binary64 -------------------------------------------------------------

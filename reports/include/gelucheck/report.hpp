@@ -173,6 +173,10 @@ struct GapSup {
   double at = 0;         // |x| where it is reached (the value gap is even, the derivative gap odd)
   double signed_gap = 0; // (tanh - erf)(at)
   std::string sup_decimal;  // 17 significant digits
+  // The certified sup over ALL reals (docs/certificates/gelu.json, docs/lean.md): an enclosure
+  // [lo, hi] (decimal) and the double nearest |x| where it is attained.
+  std::string certified_lo, certified_hi;
+  double certified_at = 0;
 };
 struct Gap {
   GapSup value, derivative;
