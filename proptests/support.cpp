@@ -350,14 +350,9 @@ namespace {
 // both roundings upward, subnormal results included, unlike the same operation in double).
 template <class Op>
 double up(double a, double b, Op op) {
-  mpfr_t x, y;
-  mpfr_inits2(53, x, y, static_cast<mpfr_ptr>(nullptr));
-  mpfr_set_d(x, a, MPFR_RNDN);
-  mpfr_set_d(y, b, MPFR_RNDN);
+  Mpfr x(53, a), y(53, b);
   op(x, x, y, MPFR_RNDU);
-  const double r = mpfr_get_d(x, MPFR_RNDU);
-  mpfr_clears(x, y, static_cast<mpfr_ptr>(nullptr));
-  return r;
+  return mpfr_get_d(x, MPFR_RNDU);
 }
 }  // namespace
 
@@ -425,10 +420,8 @@ void check_claim(const char* what, Function fn, Format fmt, double x, double r, 
 
 // Exact -----------------------------------------------------------------------------------------
 static constexpr mpfr_prec_t kExactPrec = 2300;
-Exact::Exact() { mpfr_init2(v_, kExactPrec); mpfr_set_zero(v_, 1); }
-Exact::Exact(double v) { mpfr_init2(v_, kExactPrec); mpfr_set_d(v_, v, MPFR_RNDN); }
-Exact::Exact(const Exact& o) { mpfr_init2(v_, kExactPrec); mpfr_set(v_, o.v_, MPFR_RNDN); }
-Exact::~Exact() { mpfr_clear(v_); }
+Exact::Exact() : v_(kExactPrec, 0.0) {}
+Exact::Exact(double v) : v_(kExactPrec, v) {}
 Exact Exact::operator+(const Exact& o) const {
   Exact r; mpfr_add(r.v_, v_, o.v_, MPFR_RNDN); return r;
 }
@@ -470,15 +463,9 @@ mpfr_prec_t working_prec(Form f, double x, int base) {
   const double e = std::fabs(x) > 1 ? std::log2(std::fabs(x)) : 0.0;
   return static_cast<mpfr_prec_t>(base + 2.0 * lost + 3.0 * e + 64);
 }
-struct Tmp {
-  mpfr_t v;
-  explicit Tmp(mpfr_prec_t p) { mpfr_init2(v, p); }
-  ~Tmp() { mpfr_clear(v); }
-  operator mpfr_ptr() { return v; }
-};
 // t = √(2/π)·(x + 0.044715·x³) with 0.044715 = 44715/10^6 exactly.
 void tanh_arg(mpfr_ptr u, mpfr_srcptr x, mpfr_prec_t p) {
-  Tmp c(p), k(p), x3(p);
+  Mpfr c(p), k(p), x3(p);
   mpfr_set_ui(c, 44715, MPFR_RNDN);
   mpfr_div_ui(c, c, 1000000, MPFR_RNDN);
   mpfr_const_pi(k, MPFR_RNDN);
@@ -494,7 +481,7 @@ void tanh_arg(mpfr_ptr u, mpfr_srcptr x, mpfr_prec_t p) {
 void theorem_value(Form f, mpfr_srcptr x, mpfr_ptr out, int base_bits) {
   const mpfr_prec_t p = working_prec(f, mpfr_get_d(x, MPFR_RNDN), base_bits);
   mpfr_set_prec(out, p);
-  Tmp t(p);
+  Mpfr t(p);
   if (f == Form::tanh) {  // 0.5 · x · (1 + tanh(√(2/π)·(x + 0.044715·x³)))
     tanh_arg(t, x, p);
     mpfr_tanh(t, t, MPFR_RNDN);
@@ -511,7 +498,7 @@ void theorem_value(Form f, mpfr_srcptr x, mpfr_ptr out, int base_bits) {
 void theorem_deriv(Form f, mpfr_srcptr x, mpfr_ptr out, int base_bits) {
   const mpfr_prec_t p = working_prec(f, mpfr_get_d(x, MPFR_RNDN), base_bits);
   mpfr_set_prec(out, p);
-  Tmp a(p), b(p), k(p);
+  Mpfr a(p), b(p), k(p);
   if (f == Form::tanh) {
     // geluScalarDeriv: 0.5·(1 + tanh u) + 0.5·x·(1 - tanh² u)·√(2/π)·(1 + 3·0.044715·x²)
     tanh_arg(a, x, p);
@@ -554,10 +541,10 @@ void theorem_deriv(Form f, mpfr_srcptr x, mpfr_ptr out, int base_bits) {
 
 bool close_rel(mpfr_srcptr a, mpfr_srcptr b, int bits) {
   if (mpfr_equal_p(a, b)) return true;
-  Tmp d(std::max(mpfr_get_prec(a), mpfr_get_prec(b)) + 8);
+  Mpfr d(std::max(mpfr_get_prec(a), mpfr_get_prec(b)) + 8);
   mpfr_sub(d, a, b, MPFR_RNDA);
   mpfr_abs(d, d, MPFR_RNDU);
-  Tmp t(std::max<mpfr_prec_t>(mpfr_get_prec(b), 64));
+  Mpfr t(std::max<mpfr_prec_t>(mpfr_get_prec(b), 64));
   mpfr_abs(t, b, MPFR_RNDD);
   mpfr_div_2si(t, t, bits, MPFR_RNDD);
   return mpfr_lessequal_p(d, t);

@@ -27,6 +27,7 @@
 #include "gelucheck/facts.hpp"
 #include "gelucheck/harness.hpp"
 #include "gelucheck/measure.hpp"
+#include "gelucheck/mpfr.hpp"
 #include "gelucheck/reference.hpp"
 #include "gelucheck/subject.hpp"
 
@@ -180,9 +181,8 @@ class Exact {
  public:
   Exact();
   explicit Exact(double v);
-  Exact(const Exact&);
+  Exact(const Exact&) = default;
   Exact& operator=(const Exact&) = delete;
-  ~Exact();
   Exact operator+(const Exact& o) const;
   Exact operator-(const Exact& o) const;
   Exact operator*(double k) const;  // exact where the product has at most 2300 bits
@@ -194,7 +194,7 @@ class Exact {
   mpfr_srcptr get() const { return v_; }
 
  private:
-  mpfr_t v_;
+  Mpfr v_;
 };
 
 // The Lean definitions evaluated literally in MPFR at x (an MPFR number), with precision raised

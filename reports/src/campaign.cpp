@@ -23,6 +23,7 @@
 
 #include "gelucheck/cleanup.hpp"
 #include "gelucheck/measure.hpp"
+#include "gelucheck/mpfr.hpp"
 #include "gelucheck/reference.hpp"
 #include "gelucheck/report.hpp"
 #include "internal.hpp"
@@ -106,11 +107,9 @@ unsigned char measure_flags(double r, const Error& e, const ref::Enclosure& y, F
   if (mpfr_nan_p(lo) || mpfr_nan_p(hi) || mpfr_inf_p(lo) || mpfr_inf_p(hi)) return 0;
   // Half-width of the enclosure, rounded up: the true |r - y| is within it of e.abs (measure()
   // takes |r - m| at the midpoint m). An e.abs at or below it says only "|r - y| <= 2 hw".
-  mpfr_t w;
-  mpfr_init2(w, std::max(mpfr_get_prec(lo), mpfr_get_prec(hi)) + 2);
+  Mpfr w(std::max(mpfr_get_prec(lo), mpfr_get_prec(hi)) + 2);
   mpfr_sub(w, hi, lo, MPFR_RNDU);  // exact at this precision
   const double hw = std::ldexp(mpfr_get_d(w, MPFR_RNDU), -1);
-  mpfr_clear(w);
   if (std::isfinite(e.abs) && e.abs <= hw) f |= kAbsBelowResolution;
   // Below the least normal the format's spacing is absolute (2^(emin-p+1)), so a faithful result
   // there has a relative error up to 1 (±0 for a tiny y, 2^-1074 for y just above 2^-1075): the

@@ -11,6 +11,7 @@
 #include <initializer_list>
 
 #include "gelucheck/common.hpp"
+#include "gelucheck/mpfr.hpp"
 
 namespace gelucheck::testing {
 
@@ -28,12 +29,10 @@ inline mpfr_prec_t naive_precision(Form form, double x) {
 
 // f(x) by the textbook formula, round-to-nearest at naive_precision: relative error below
 // 2^-150 for |x| <= 45 (the reference's job is to agree with it after rounding).
-inline void naive(mpfr_t out, Form form, Quantity q, double x) {
+inline void naive(mpfr_ptr out, Form form, Quantity q, double x) {
   const mpfr_prec_t p = naive_precision(form, x);
   mpfr_set_prec(out, p);
-  mpfr_t X, k, c, t, u, th, a, b;
-  for (mpfr_ptr v : {X, k, c, t, u, th, a, b}) mpfr_init2(v, p);
-  mpfr_set_d(X, x, MPFR_RNDN);
+  Mpfr X(p, x), k(p), c(p), t(p), u(p), th(p), a(p), b(p);
   if (form == Form::tanh) {
     mpfr_const_pi(k, MPFR_RNDN);
     mpfr_ui_div(k, 2, k, MPFR_RNDN);
@@ -85,27 +84,21 @@ inline void naive(mpfr_t out, Form form, Quantity q, double x) {
       mpfr_add(out, a, t, MPFR_RNDN);
     }
   }
-  for (mpfr_ptr v : {X, k, c, t, u, th, a, b}) mpfr_clear(v);
 }
 
 // v rounded to nearest-even in fmt by MPFR's emulation of a format with subnormals.
 inline double round_independent(mpfr_srcptr v, Format fmt) {
   const FormatInfo fi = info(fmt);
-  const mpfr_exp_t emin = mpfr_get_emin(), emax = mpfr_get_emax();
-  mpfr_t r;
-  mpfr_init2(r, fi.precision);
+  Mpfr r(fi.precision);
   int inex = mpfr_set(r, v, MPFR_RNDN);
-  // MPFR writes numbers as 0.1b…·2^e: the least subnormal 2^(emin-p+1) has e = emin - p + 2, the
-  // greatest finite number has e = emax + 1.
-  mpfr_set_emin(fi.emin - fi.precision + 2);
-  mpfr_set_emax(fi.emax + 1);
-  inex = mpfr_check_range(r, inex, MPFR_RNDN);
-  mpfr_subnormalize(r, inex, MPFR_RNDN);
-  mpfr_set_emin(emin);
-  mpfr_set_emax(emax);
-  const double d = mpfr_get_d(r, MPFR_RNDN);
-  mpfr_clear(r);
-  return d;
+  {
+    // MPFR writes numbers as 0.1b…·2^e: the least subnormal 2^(emin-p+1) has e = emin - p + 2,
+    // the greatest finite number has e = emax + 1.
+    MpfrRange range(fi.emin - fi.precision + 2, fi.emax + 1);
+    inex = mpfr_check_range(r, inex, MPFR_RNDN);
+    mpfr_subnormalize(r, inex, MPFR_RNDN);
+  }
+  return mpfr_get_d(r, MPFR_RNDN);
 }
 
 }  // namespace gelucheck::testing
