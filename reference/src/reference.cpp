@@ -7,7 +7,8 @@
 //    the true value of each intermediate lies in its interval; so f(x) lies in [lo, hi].
 // 2. Ziv's loop: round lo and hi (after the strict-inequality clamps of step 3) to the target;
 //    equal results decide the rounding of everything in between (rounding is monotone). Else
-//    raise the working precision by half, up to the cap, then throw.
+//    raise the working precision by half, up to the cap, then throw. One driver, ziv(), runs it
+//    for correctly_rounded, decimal and enclose; each gives only its decision.
 // 3. Facts used where precision cannot help (results beyond MPFR's exponent range):
 //      value:      0 < f(x) < x for x > 0;  x < f(x) < 0 for x < 0  (f = x*σ(2u) or x*Φ(x), the
 //                  factor in (0, 1));
@@ -341,6 +342,26 @@ std::string describe(Form form, Quantity q, double x) {
 
 mpfr_prec_t next_prec(mpfr_prec_t p) { return p + p / 2 + 16; }
 
+// Ziv's loop (step 2), the one driver of correctly_rounded, decimal and enclose: f(x) is enclosed
+// at working precision p0 = max(target_bits + 24 + loss_bits(x), 64), then at next_prec(p) (half
+// as much again, plus 16 bits) while `decide` asks for more; past the cap (g_cap bits) it throws
+// ReferenceError naming target() (built only then). decide(f, strict, p) gets the enclosure at
+// precision p after the strict-inequality clamps (step 3) and returns true when it has taken its
+// answer from it, false for more precision; it may throw.
+template <class Decide, class Target>
+void ziv(Form form, Quantity q, double x, long target_bits, const Target& target,
+         const Decide& decide) {
+  const Strict strict = strict_bounds(q, x);
+  mpfr_prec_t p = std::max<mpfr_prec_t>(target_bits + 24 + loss_bits(form, x), 64);
+  for (;; p = next_prec(p)) {
+    if (p > g_cap) cap_reached(form, q, x, target(), p);
+    Iv f(p);
+    eval(form, q, x, p, f);
+    clamp_closed(f, strict);
+    if (decide(f, strict, p)) return;
+  }
+}
+
 // The exact cases (no loop): ±0, ±inf, NaN. Sets lo = hi and returns true when x is one.
 bool exact_case(Quantity q, double x, mpfr_ptr lo, mpfr_ptr hi) {
   if (std::isnan(x)) {
@@ -371,19 +392,14 @@ double correctly_rounded(Form form, Quantity q, double x, Format fmt) {
     Mpfr lo(64), hi(64);
     if (exact_case(q, x, lo, hi)) return round_to(lo, fmt, MPFR_RNDN);
   }
-  const Strict strict = strict_bounds(q, x);
-  mpfr_prec_t p = info(fmt).precision + 24 + loss_bits(form, x);
-  p = std::max<mpfr_prec_t>(p, 64);
-  for (;; p = next_prec(p)) {
-    if (p > g_cap) cap_reached(form, q, x, std::string(name(fmt)), p);
-    Iv f(p);
-    eval(form, q, x, p, f);
-    clamp_closed(f, strict);
-    Eff eff(f, strict, 256);
-    const double a = round_to(eff.lo, fmt, MPFR_RNDN);
-    const double b = round_to(eff.hi, fmt, MPFR_RNDN);
-    if (same_bits(a, b)) return a;
-  }
+  double result = 0;
+  ziv(form, q, x, info(fmt).precision, [fmt] { return std::string(name(fmt)); },
+      [&](const Iv& f, const Strict& strict, mpfr_prec_t) {
+        Eff eff(f, strict, 256);
+        result = round_to(eff.lo, fmt, MPFR_RNDN);
+        return same_bits(result, round_to(eff.hi, fmt, MPFR_RNDN));
+      });
+  return result;
 }
 
 namespace {
@@ -428,29 +444,26 @@ std::string decimal(Form form, Quantity q, double x, int digits) {
       return format_decimal(lo, digits);
     }
   }
-  const Strict strict = strict_bounds(q, x);
   const long need = static_cast<long>(std::ceil(digits * 3.3219280948873623));
   // P for the strict clamps: decimal boundaries differ from a double or from 1 by more than
   // 2^-(3.33·digits + 810) relative (docs/reference.md), so 4·digits + 1200 bits leave a margin.
   const mpfr_prec_t P = 4L * digits + 1200;
-  mpfr_prec_t p = std::max<mpfr_prec_t>(need + 24 + loss_bits(form, x), 64);
-  for (;; p = next_prec(p)) {
-    if (p > g_cap) cap_reached(form, q, x, std::to_string(digits) + " decimal digits", p);
-    Iv f(p);
-    eval(form, q, x, p, f);
-    clamp_closed(f, strict);
-    if (mpfr_zero_p(f.lo) || mpfr_zero_p(f.hi)) {
-      if (!below_mpfr_range(f)) continue;
-      // The (nonzero) value is below about 2^(emin_min) ≈ 10^-1.39e18: no MPFR decimal form.
-      throw ReferenceError("reference: the " + describe(form, q, x) +
-                           " is nonzero but below MPFR's exponent range (|f| < 2^" +
-                           std::to_string(mpfr_get_emin_min()) +
-                           "); no decimal form (binary formats round it to a signed zero)");
-    }
-    Eff eff(f, strict, P);
-    const std::string a = format_decimal(eff.lo, digits);
-    if (a == format_decimal(eff.hi, digits)) return a;
-  }
+  std::string result;
+  ziv(form, q, x, need, [digits] { return std::to_string(digits) + " decimal digits"; },
+      [&](const Iv& f, const Strict& strict, mpfr_prec_t) {
+        if (mpfr_zero_p(f.lo) || mpfr_zero_p(f.hi)) {
+          if (!below_mpfr_range(f)) return false;
+          // The (nonzero) value is below about 2^(emin_min) ≈ 10^-1.39e18: no MPFR decimal form.
+          throw ReferenceError("reference: the " + describe(form, q, x) +
+                               " is nonzero but below MPFR's exponent range (|f| < 2^" +
+                               std::to_string(mpfr_get_emin_min()) +
+                               "); no decimal form (binary formats round it to a signed zero)");
+        }
+        Eff eff(f, strict, P);
+        result = format_decimal(eff.lo, digits);
+        return result == format_decimal(eff.hi, digits);
+      });
+  return result;
 }
 
 Enclosure::Enclosure() {
@@ -484,56 +497,45 @@ Enclosure enclose(Form form, Quantity q, double x, int bits) {
     out.decided_ = true;
     return out;
   }
-  const Strict strict = strict_bounds(q, x);
-  mpfr_prec_t p = std::max<mpfr_prec_t>(bits + 24 + loss_bits(form, x), 64);
-  for (;; p = next_prec(p)) {
-    if (p > g_cap) cap_reached(form, q, x, "a relative width 2^-" + std::to_string(bits), p);
-    Iv f(p);
-    eval(form, q, x, p, f);
-    clamp_closed(f, strict);
-    // (a) width. A zero bound with the value below MPFR's range is accepted as it is (no
-    // precision changes it); any other zero bound asks for more precision.
-    bool ok = true;
-    if (mpfr_zero_p(f.lo) || mpfr_zero_p(f.hi)) {
-      ok = below_mpfr_range(f);
-    } else {
-      if (mpfr_sgn(f.lo) != mpfr_sgn(f.hi)) {
-        ok = false;
-      } else {
-        Mpfr w(p), lim(p);
-        mpfr_sub(w, f.hi, f.lo, MPFR_RNDU);
-        mpfr_abs(lim, f.lo, MPFR_RNDN);
-        mpfr_mul_2si(lim, lim, -bits, MPFR_RNDD);
-        ok = mpfr_lessequal_p(w, lim);
-      }
-    }
-    if (!ok) continue;
-    // (b) rounding to nearest, down and up in each binary format, and (c) floor(log2|f|).
-    Eff eff(f, strict, 256);
-    for (int i = 0; i < 4 && ok; ++i) {
-      const mpfr_rnd_t modes[3] = {MPFR_RNDN, MPFR_RNDD, MPFR_RNDU};
-      double* dst[3] = {out.rn_, out.rd_, out.ru_};
-      for (int m = 0; m < 3 && ok; ++m) {
-        const double a = round_to(eff.lo, all_formats[i], modes[m]);
-        ok = same_bits(a, round_to(eff.hi, all_formats[i], modes[m]));
-        dst[m][i] = a;
-      }
-    }
-    if (!ok) continue;
-    if (mpfr_sgn(eff.lo) != mpfr_sgn(eff.hi) || mpfr_zero_p(eff.lo) || mpfr_zero_p(eff.hi))
-      continue;
-    const long el = mpfr_get_exp(eff.lo) - 1, eh = mpfr_get_exp(eff.hi) - 1;
-    if (el != eh && std::max(el, eh) >= -1200) continue;
-    // Below 2^-1200 the exact exponent does not matter (every format's ulp there is its least
-    // subnormal); the larger one is kept as an upper bound.
-    out.floor_log2_ = std::max(el, eh);
-    mpfr_set_prec(out.lo_, p);
-    mpfr_set_prec(out.hi_, p);
-    mpfr_set(out.lo_, f.lo, MPFR_RNDN);  // exact
-    mpfr_set(out.hi_, f.hi, MPFR_RNDN);
-    out.decided_ = true;
-    return out;
-  }
+  ziv(form, q, x, bits, [bits] { return "a relative width 2^-" + std::to_string(bits); },
+      [&](const Iv& f, const Strict& strict, mpfr_prec_t p) {
+        // (a) width. A zero bound with the value below MPFR's range is accepted as it is (no
+        // precision changes it); any other zero bound asks for more precision.
+        if (mpfr_zero_p(f.lo) || mpfr_zero_p(f.hi)) {
+          if (!below_mpfr_range(f)) return false;
+        } else {
+          if (mpfr_sgn(f.lo) != mpfr_sgn(f.hi)) return false;
+          Mpfr w(p), lim(p);
+          mpfr_sub(w, f.hi, f.lo, MPFR_RNDU);
+          mpfr_abs(lim, f.lo, MPFR_RNDN);
+          mpfr_mul_2si(lim, lim, -bits, MPFR_RNDD);
+          if (!mpfr_lessequal_p(w, lim)) return false;
+        }
+        // (b) rounding to nearest, down and up in each binary format, and (c) floor(log2|f|).
+        Eff eff(f, strict, 256);
+        const mpfr_rnd_t modes[3] = {MPFR_RNDN, MPFR_RNDD, MPFR_RNDU};
+        double* dst[3] = {out.rn_, out.rd_, out.ru_};
+        for (int i = 0; i < 4; ++i)
+          for (int m = 0; m < 3; ++m) {
+            const double a = round_to(eff.lo, all_formats[i], modes[m]);
+            dst[m][i] = a;
+            if (!same_bits(a, round_to(eff.hi, all_formats[i], modes[m]))) return false;
+          }
+        if (mpfr_sgn(eff.lo) != mpfr_sgn(eff.hi) || mpfr_zero_p(eff.lo) || mpfr_zero_p(eff.hi))
+          return false;
+        const long el = mpfr_get_exp(eff.lo) - 1, eh = mpfr_get_exp(eff.hi) - 1;
+        if (el != eh && std::max(el, eh) >= -1200) return false;
+        // Below 2^-1200 the exact exponent does not matter (every format's ulp there is its least
+        // subnormal); the larger one is kept as an upper bound.
+        out.floor_log2_ = std::max(el, eh);
+        mpfr_set_prec(out.lo_, p);
+        mpfr_set_prec(out.hi_, p);
+        mpfr_set(out.lo_, f.lo, MPFR_RNDN);  // exact
+        mpfr_set(out.hi_, f.hi, MPFR_RNDN);
+        out.decided_ = true;
+        return true;
+      });
+  return out;
 }
 
 }  // namespace gelucheck::ref
