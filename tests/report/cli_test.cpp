@@ -2,7 +2,6 @@
 // the atomic write, the gate (a planted regression, a failing property, a missing suite).
 #include <gtest/gtest.h>
 #include <stdlib.h>
-#include <sys/wait.h>
 
 #include <filesystem>
 #include <fstream>
@@ -10,6 +9,8 @@
 #include <string>
 
 #include <nlohmann/json.hpp>
+
+#include "shell.hpp"
 
 namespace {
 
@@ -41,9 +42,8 @@ class ReportCli : public ::testing::Test {
     const fs::path o = dir / "stdout.txt", e = dir / "stderr.txt";
     const std::string cmd = env + " '" GELUCHECK_EXE "' " + args + " >'" + o.string() + "' 2>'" +
                             e.string() + "' </dev/null";
-    const int st = std::system(cmd.c_str());
     Result r;
-    r.code = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+    r.code = gelucheck::testing::shell(cmd).code;
     r.out = slurp(o);
     r.err = slurp(e);
     fs::remove(o);
