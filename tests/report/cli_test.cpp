@@ -72,15 +72,22 @@ TEST_F(ReportCli, UnknownOptionIsAUsageError) {
 }
 
 TEST_F(ReportCli, BadSeedOrPointsIsAUsageErrorAndWritesNothing) {
-  for (const char* bad : {"abc", "-1", "18446744073709551616", "1.5", "0x", "''"}) {
+  for (const char* bad : {"abc", "-1", "18446744073709551616", "1.5", "0x", "''", "+1", "' 1'",
+                          "0x10000000000000000"}) {
     const Result r = run("report --out '" + (dir / "r").string() + "' --seed " + bad);
     EXPECT_EQ(r.code, 2) << bad << ": " << r.err;
     EXPECT_NE(r.err.find("--seed"), std::string::npos) << bad << ": " << r.err;
   }
-  for (const char* bad : {"0", "15", "1e3", "abc", "100000001", "-5"}) {
+  for (const char* bad : {"0", "15", "1e3", "abc", "100000001", "-5", "+16", "0xf"}) {
     const Result r = run("report --out '" + (dir / "r").string() + "' --points " + bad);
     EXPECT_EQ(r.code, 2) << bad << ": " << r.err;
     EXPECT_NE(r.err.find("--points"), std::string::npos) << bad << ": " << r.err;
+  }
+  // CLI11's own conversion alone (strtoull) would take "+2" and " 2" as 2.
+  for (const char* bad : {"0", "65", "-1", "+2", "' 2'", "2.0", "4294967298"}) {
+    const Result r = run("report --out '" + (dir / "r").string() + "' --threads " + bad);
+    EXPECT_EQ(r.code, 2) << bad << ": " << r.err;
+    EXPECT_NE(r.err.find("--threads"), std::string::npos) << bad << ": " << r.err;
   }
   EXPECT_TRUE(entries().empty());
 }
