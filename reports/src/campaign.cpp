@@ -30,48 +30,6 @@
 
 namespace gelucheck::report {
 
-const char* region_name(Region r) {
-  switch (r) {
-    case Region::below_m38_6: return "x < -38.6";
-    case Region::m38_6_m10: return "[-38.6, -10)";
-    case Region::m10_m1: return "[-10, -1)";
-    case Region::m1_1: return "[-1, 1]";
-    case Region::p1_10: return "(1, 10]";
-    case Region::above_10: return "x > 10";
-    case Region::subnormal: return "subnormal |x|";
-    case Region::overall: return "overall";
-  }
-  return "?";
-}
-const char* region_key(Region r) {
-  switch (r) {
-    case Region::below_m38_6: return "below_-38.6";
-    case Region::m38_6_m10: return "-38.6_-10";
-    case Region::m10_m1: return "-10_-1";
-    case Region::m1_1: return "-1_1";
-    case Region::p1_10: return "1_10";
-    case Region::above_10: return "above_10";
-    case Region::subnormal: return "subnormal";
-    case Region::overall: return "overall";
-  }
-  return "?";
-}
-
-std::vector<Region> regions_of(double x, Format fmt) {
-  std::vector<Region> rs;
-  if (!std::isnan(x)) {
-    rs.push_back(x < -38.6 ? Region::below_m38_6
-                 : x < -10 ? Region::m38_6_m10
-                 : x < -1  ? Region::m10_m1
-                 : x <= 1  ? Region::m1_1
-                 : x <= 10 ? Region::p1_10
-                           : Region::above_10);
-    if (x != 0 && std::fabs(x) < std::ldexp(1.0, info(fmt).emin)) rs.push_back(Region::subnormal);
-  }
-  rs.push_back(Region::overall);
-  return rs;
-}
-
 const char* type_name(Format fmt) {
   switch (fmt) {
     case Format::binary64: return "double";
