@@ -15,6 +15,7 @@
 #include <charconv>
 #include <cstdint>
 #include <cstdio>
+#include <limits>
 #include <memory>
 #include <optional>
 #include <string>
@@ -28,8 +29,8 @@ namespace gelucheck::cli {
 namespace {
 
 struct CampaignArgs {
-  std::string seed = std::to_string(report::kDefaultSeed);
-  std::string points = std::to_string(report::kDefaultPoints);
+  std::uint64_t seed = report::kDefaultSeed;
+  std::size_t points = report::kDefaultPoints;
   unsigned threads = 2;
   unsigned property_cases = 1000;
   double timeout = 60;
@@ -39,16 +40,28 @@ struct CampaignArgs {
   bool no_properties = false, no_plots = false, quiet = false;
 };
 
-// An unsigned integer, decimal or 0x-hex, the whole string, within [lo, hi]; nothing else.
-std::optional<std::uint64_t> parse_uint(const std::string& s, std::uint64_t lo, std::uint64_t hi) {
-  const bool hex = s.size() > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X');
-  const char* b = s.data() + (hex ? 2 : 0);
-  const char* e = s.data() + s.size();
-  if (b == e) return std::nullopt;
-  std::uint64_t v = 0;
-  const auto [p, ec] = std::from_chars(b, e, v, hex ? 16 : 10);
-  if (ec != std::errc{} || p != e || v < lo || v > hi) return std::nullopt;
-  return v;
+// The words CLI11 accepts for an unsigned option of type T: decimal or 0x-hex digits, the whole
+// word, at most T's maximum; nothing else. A transformer that rewrites the word in plain decimal,
+// which CLI11's own conversion (strtoull, base 0) then reads exactly; alone that conversion would
+// take "-1" as 2^64 - 1, "010" as octal 8, " 5" and "+5" as 5, and 2^64 as 2^64 - 1. Ranges are
+// checked after it by CLI::Range.
+template <class T>
+CLI::Validator unsigned_word() {
+  return CLI::Validator(
+      [](std::string& s) -> std::string {
+        const bool hex = s.size() > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X');
+        const char* b = s.data() + (hex ? 2 : 0);
+        const char* e = s.data() + s.size();
+        T v = 0;
+        const auto [p, ec] = std::from_chars(b, e, v, hex ? 16 : 10);
+        if (ec == std::errc::result_out_of_range)
+          return s + " is beyond " + std::to_string(std::numeric_limits<T>::max());
+        if (b == e || ec != std::errc{} || p != e)
+          return "\"" + s + "\" is not an unsigned integer (decimal or 0x-hex)";
+        s = std::to_string(v);
+        return "";
+      },
+      "", "unsigned");
 }
 
 // A comma-separated list (empty items kept, so that "f64,,f32" is an error, not f64 and f32).
@@ -76,15 +89,19 @@ std::function<std::string(report::Options&)> add_campaign_options(CLI::App* sub)
   sub->add_option("--seed", a->seed,
                   "Seed of the random inputs and of the property suite: an unsigned 64-bit "
                   "integer, decimal or 0x-hex")
-      ->capture_default_str();
+      ->capture_default_str()
+      ->transform(unsigned_word<std::uint64_t>());
   sub->add_option("--points", a->points,
                   "Random + grid inputs per sampled format (binary64, binary32); hard points and "
                   "specials come on top; the 16-bit formats are always exhaustive (" +
                       std::to_string(report::kMinPoints) + " to " +
                       std::to_string(report::kMaxPoints) + ")")
-      ->capture_default_str();
+      ->capture_default_str()
+      ->transform(unsigned_word<std::size_t>())
+      ->check(CLI::Range(report::kMinPoints, report::kMaxPoints));
   sub->add_option("--threads", a->threads, "Worker threads (results do not depend on it)")
       ->capture_default_str()
+      ->transform(unsigned_word<unsigned>())
       ->check(CLI::Range(1u, 64u));
   sub->add_option("--timeout", a->timeout,
                   "Seconds one call of an out-of-process subject may take before it is killed "
@@ -97,6 +114,7 @@ std::function<std::string(report::Options&)> add_campaign_options(CLI::App* sub)
   sub->add_option("--property-cases", a->property_cases,
                   "RapidCheck cases per property (RC_PARAMS max_success, unless RC_PARAMS is set)")
       ->capture_default_str()
+      ->transform(unsigned_word<unsigned>())
       ->check(CLI::Range(1u, 100000000u));
   sub->add_option("--formats", a->formats, "Formats to measure: f64,f32,bf16,f16")
       ->capture_default_str();
@@ -109,15 +127,8 @@ std::function<std::string(report::Options&)> add_campaign_options(CLI::App* sub)
   return [a](report::Options& opt) -> std::string {
     if (a->no_properties && !a->proptests.empty())
       return "--proptests and --no-properties contradict each other";
-    // CLI11's integer conversion takes "-1" (wrapped) and "1e3"; these must be refused.
-    const auto seed = parse_uint(a->seed, 0, UINT64_MAX);
-    if (!seed) return "--seed " + a->seed + ": not an unsigned 64-bit integer (decimal or 0x-hex)";
-    const auto points = parse_uint(a->points, report::kMinPoints, report::kMaxPoints);
-    if (!points)
-      return "--points " + a->points + ": not an integer in [" + std::to_string(report::kMinPoints) +
-             ", " + std::to_string(report::kMaxPoints) + "]";
-    opt.seed = *seed;
-    opt.points = static_cast<std::size_t>(*points);
+    opt.seed = a->seed;
+    opt.points = a->points;
     opt.threads = a->threads;
     opt.call_timeout_seconds = a->timeout;
     opt.properties = !a->no_properties;

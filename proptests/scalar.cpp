@@ -39,12 +39,10 @@ constexpr double certified_argmin(Form f) {
 
 // |hi(A) - lo(B)| and |hi(B) - lo(A)|, rounded up: a bound of |a - b| for a ∈ A, b ∈ B.
 double enclosure_gap(const ref::Enclosure& A, const ref::Enclosure& B) {
-  mpfr_t d1, d2;
-  mpfr_inits2(64, d1, d2, static_cast<mpfr_ptr>(nullptr));
+  Mpfr d1(64), d2(64);
   mpfr_sub(d1, A.hi(), B.lo(), MPFR_RNDU);
   mpfr_sub(d2, B.hi(), A.lo(), MPFR_RNDU);
   const double g = std::max(std::fabs(mpfr_get_d(d1, MPFR_RNDU)), std::fabs(mpfr_get_d(d2, MPFR_RNDU)));
-  mpfr_clears(d1, d2, static_cast<mpfr_ptr>(nullptr));
   return g;
 }
 
@@ -182,8 +180,7 @@ GELU_PROPERTY(identity_odd_part, reference_exact, "none", false) {
     tag(x);
     const ref::Enclosure a = ref::enclose(f, q, x.v), b = ref::enclose(f, q, -x.v);
     // value: a - b ∋ x; derivative: a + b ∋ 1. Interval ends with directed rounding at 2400 bits.
-    mpfr_t lo, hi;
-    mpfr_inits2(2400, lo, hi, static_cast<mpfr_ptr>(nullptr));
+    Mpfr lo(2400), hi(2400);
     double target;
     if (q == Quantity::value) {
       mpfr_sub(lo, a.lo(), b.hi(), MPFR_RNDD);
@@ -198,7 +195,6 @@ GELU_PROPERTY(identity_odd_part, reference_exact, "none", false) {
     const std::string msg = fmt::format("{} {}: input {}, f(x) ∈ [{}, {}], f(-x) ∈ [{}, {}]",
                                         name(f), name(q), hex(x.v), mpfr_hex(a.lo()),
                                         mpfr_hex(a.hi()), mpfr_hex(b.lo()), mpfr_hex(b.hi()));
-    mpfr_clears(lo, hi, static_cast<mpfr_ptr>(nullptr));
     if (!ok) fail(msg);
   });
 }

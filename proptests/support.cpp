@@ -325,13 +325,9 @@ const char* region(double x) {
   if (std::isnan(x)) return "nan";
   if (std::isinf(x)) return "inf";
   if (x == 0) return "zero";
-  if (std::fabs(x) < dlim::min()) return "subnormal |x|";
-  if (x < -38.6) return "x < -38.6";
-  if (x < -10) return "[-38.6, -10)";
-  if (x < -1) return "[-10, -1)";
-  if (x <= 1) return "[-1, 1]";
-  if (x <= 10) return "(1, 10]";
-  return "x > 10";
+  // The report's regions (gelucheck/regions.hpp); subnormal as binary64 sees it, for every format.
+  if (subnormal_in(x, Format::binary64)) return region_name(Region::subnormal);
+  return region_name(interval_region(x));
 }
 void tag(const Input& x) { RC_TAG(std::string(region(x.v)), std::string(x.origin)); }
 
@@ -350,14 +346,9 @@ namespace {
 // both roundings upward, subnormal results included, unlike the same operation in double).
 template <class Op>
 double up(double a, double b, Op op) {
-  mpfr_t x, y;
-  mpfr_inits2(53, x, y, static_cast<mpfr_ptr>(nullptr));
-  mpfr_set_d(x, a, MPFR_RNDN);
-  mpfr_set_d(y, b, MPFR_RNDN);
+  Mpfr x(53, a), y(53, b);
   op(x, x, y, MPFR_RNDU);
-  const double r = mpfr_get_d(x, MPFR_RNDU);
-  mpfr_clears(x, y, static_cast<mpfr_ptr>(nullptr));
-  return r;
+  return mpfr_get_d(x, MPFR_RNDU);
 }
 }  // namespace
 
@@ -425,10 +416,8 @@ void check_claim(const char* what, Function fn, Format fmt, double x, double r, 
 
 // Exact -----------------------------------------------------------------------------------------
 static constexpr mpfr_prec_t kExactPrec = 2300;
-Exact::Exact() { mpfr_init2(v_, kExactPrec); mpfr_set_zero(v_, 1); }
-Exact::Exact(double v) { mpfr_init2(v_, kExactPrec); mpfr_set_d(v_, v, MPFR_RNDN); }
-Exact::Exact(const Exact& o) { mpfr_init2(v_, kExactPrec); mpfr_set(v_, o.v_, MPFR_RNDN); }
-Exact::~Exact() { mpfr_clear(v_); }
+Exact::Exact() : v_(kExactPrec, 0.0) {}
+Exact::Exact(double v) : v_(kExactPrec, v) {}
 Exact Exact::operator+(const Exact& o) const {
   Exact r; mpfr_add(r.v_, v_, o.v_, MPFR_RNDN); return r;
 }
@@ -444,120 +433,20 @@ int Exact::cmp(double o) const { return mpfr_cmp_d(v_, o); }
 double Exact::to_double() const { return mpfr_get_d(v_, MPFR_RNDN); }
 
 // Theorem formulas ------------------------------------------------------------------------------
-// Precision. Every MPFR operation below is correctly rounded at the working precision p, so each
-// contributes a relative error <= 2^-p. The only growth is cancellation:
-//   1 + tanh u (u < 0) = 2/(1 + e^(-2u)) ≈ 2e^(2u): loses ≈ 2|u|/ln 2 bits;
-//   1 - tanh² u = sech² u ≈ 4e^(-2|u|): the same;
-//   1 + erf z (z < 0) ≈ erfc(|z|) ≈ e^(-z²): loses ≈ z²/ln 2 bits;
-//   Φ(x) + x·φ(x) near its zero x0 ≈ -0.75: the result ~ |x - x0| ≥ 2^-54 at doubles, terms
-//   ~0.3: loses ≤ 56 bits.
-// So p = base + 2·(2|u| or z²)·(1/ln 2) + 64 leaves ≥ base - 8 good bits after some dozen
-// operations (the factor 2 covers the estimate of u, computed in double). For x beyond the
-// range below the bits needed exceed ~6000 and the check is skipped.
+// The literal evaluation is gelucheck/textbook.hpp's (ref::textbook), whose precision rule grows
+// with the cancellation in the negative tail: beyond the range below it needs more than ~6000
+// bits, and the check is skipped.
 bool theorem_range(Form f, double x) {
   if (!std::isfinite(x)) return false;
   return f == Form::tanh ? x >= -30.0 : x >= -40.0;
 }
 
-namespace {
-mpfr_prec_t working_prec(Form f, double x, int base) {
-  double lost = 0;
-  if (x < 0) {
-    const double ax = std::fabs(x);
-    lost = f == Form::tanh ? 2.0 * 0.8 * (ax + 0.044715 * ax * ax * ax) / std::log(2.0)
-                           : 0.5 * ax * ax / std::log(2.0);
-  }
-  const double e = std::fabs(x) > 1 ? std::log2(std::fabs(x)) : 0.0;
-  return static_cast<mpfr_prec_t>(base + 2.0 * lost + 3.0 * e + 64);
-}
-struct Tmp {
-  mpfr_t v;
-  explicit Tmp(mpfr_prec_t p) { mpfr_init2(v, p); }
-  ~Tmp() { mpfr_clear(v); }
-  operator mpfr_ptr() { return v; }
-};
-// t = √(2/π)·(x + 0.044715·x³) with 0.044715 = 44715/10^6 exactly.
-void tanh_arg(mpfr_ptr u, mpfr_srcptr x, mpfr_prec_t p) {
-  Tmp c(p), k(p), x3(p);
-  mpfr_set_ui(c, 44715, MPFR_RNDN);
-  mpfr_div_ui(c, c, 1000000, MPFR_RNDN);
-  mpfr_const_pi(k, MPFR_RNDN);
-  mpfr_ui_div(k, 2, k, MPFR_RNDN);
-  mpfr_sqrt(k, k, MPFR_RNDN);
-  mpfr_pow_ui(x3, x, 3, MPFR_RNDN);
-  mpfr_mul(x3, x3, c, MPFR_RNDN);
-  mpfr_add(x3, x3, x, MPFR_RNDN);
-  mpfr_mul(u, x3, k, MPFR_RNDN);
-}
-}  // namespace
-
-void theorem_value(Form f, mpfr_srcptr x, mpfr_ptr out, int base_bits) {
-  const mpfr_prec_t p = working_prec(f, mpfr_get_d(x, MPFR_RNDN), base_bits);
-  mpfr_set_prec(out, p);
-  Tmp t(p);
-  if (f == Form::tanh) {  // 0.5 · x · (1 + tanh(√(2/π)·(x + 0.044715·x³)))
-    tanh_arg(t, x, p);
-    mpfr_tanh(t, t, MPFR_RNDN);
-  } else {  // x · Φ(x), Φ(x) = (1 + erf(x/√2)) / 2
-    mpfr_sqrt_ui(t, 2, MPFR_RNDN);
-    mpfr_div(t, x, t, MPFR_RNDN);
-    mpfr_erf(t, t, MPFR_RNDN);
-  }
-  mpfr_add_ui(t, t, 1, MPFR_RNDN);
-  mpfr_mul(out, t, x, MPFR_RNDN);
-  mpfr_div_2ui(out, out, 1, MPFR_RNDN);
-}
-
-void theorem_deriv(Form f, mpfr_srcptr x, mpfr_ptr out, int base_bits) {
-  const mpfr_prec_t p = working_prec(f, mpfr_get_d(x, MPFR_RNDN), base_bits);
-  mpfr_set_prec(out, p);
-  Tmp a(p), b(p), k(p);
-  if (f == Form::tanh) {
-    // geluScalarDeriv: 0.5·(1 + tanh u) + 0.5·x·(1 - tanh² u)·√(2/π)·(1 + 3·0.044715·x²)
-    tanh_arg(a, x, p);
-    mpfr_tanh(a, a, MPFR_RNDN);           // th
-    mpfr_sqr(b, a, MPFR_RNDN);
-    mpfr_ui_sub(b, 1, b, MPFR_RNDN);      // 1 - th²
-    mpfr_add_ui(a, a, 1, MPFR_RNDN);
-    mpfr_div_2ui(a, a, 1, MPFR_RNDN);     // 0.5 (1 + th)
-    mpfr_sqr(k, x, MPFR_RNDN);
-    mpfr_mul_ui(k, k, 3 * 44715, MPFR_RNDN);
-    mpfr_div_ui(k, k, 1000000, MPFR_RNDN);
-    mpfr_add_ui(k, k, 1, MPFR_RNDN);      // 1 + 3·0.044715·x²
-    mpfr_mul(b, b, k, MPFR_RNDN);
-    mpfr_const_pi(k, MPFR_RNDN);
-    mpfr_ui_div(k, 2, k, MPFR_RNDN);
-    mpfr_sqrt(k, k, MPFR_RNDN);
-    mpfr_mul(b, b, k, MPFR_RNDN);
-    mpfr_mul(b, b, x, MPFR_RNDN);
-    mpfr_div_2ui(b, b, 1, MPFR_RNDN);
-    mpfr_add(out, a, b, MPFR_RNDN);
-  } else {
-    // geluErfScalarDeriv: Φ(x) + x·φ(x), φ(x) = exp(-x²/2)/√(2π)
-    mpfr_sqrt_ui(a, 2, MPFR_RNDN);
-    mpfr_div(a, x, a, MPFR_RNDN);
-    mpfr_erf(a, a, MPFR_RNDN);
-    mpfr_add_ui(a, a, 1, MPFR_RNDN);
-    mpfr_div_2ui(a, a, 1, MPFR_RNDN);     // Φ
-    mpfr_sqr(b, x, MPFR_RNDN);
-    mpfr_div_2ui(b, b, 1, MPFR_RNDN);
-    mpfr_neg(b, b, MPFR_RNDN);
-    mpfr_exp(b, b, MPFR_RNDN);
-    mpfr_const_pi(k, MPFR_RNDN);
-    mpfr_mul_2ui(k, k, 1, MPFR_RNDN);
-    mpfr_sqrt(k, k, MPFR_RNDN);
-    mpfr_div(b, b, k, MPFR_RNDN);         // φ
-    mpfr_mul(b, b, x, MPFR_RNDN);
-    mpfr_add(out, a, b, MPFR_RNDN);
-  }
-}
-
 bool close_rel(mpfr_srcptr a, mpfr_srcptr b, int bits) {
   if (mpfr_equal_p(a, b)) return true;
-  Tmp d(std::max(mpfr_get_prec(a), mpfr_get_prec(b)) + 8);
+  Mpfr d(std::max(mpfr_get_prec(a), mpfr_get_prec(b)) + 8);
   mpfr_sub(d, a, b, MPFR_RNDA);
   mpfr_abs(d, d, MPFR_RNDU);
-  Tmp t(std::max<mpfr_prec_t>(mpfr_get_prec(b), 64));
+  Mpfr t(std::max<mpfr_prec_t>(mpfr_get_prec(b), 64));
   mpfr_abs(t, b, MPFR_RNDD);
   mpfr_div_2si(t, t, bits, MPFR_RNDD);
   return mpfr_lessequal_p(d, t);

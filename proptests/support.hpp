@@ -27,8 +27,11 @@
 #include "gelucheck/facts.hpp"
 #include "gelucheck/harness.hpp"
 #include "gelucheck/measure.hpp"
+#include "gelucheck/mpfr.hpp"
 #include "gelucheck/reference.hpp"
+#include "gelucheck/regions.hpp"
 #include "gelucheck/subject.hpp"
+#include "gelucheck/textbook.hpp"
 
 // How RapidCheck prints the ops and functions it drew, in counterexamples (found by ADL).
 namespace gelucheck::subject {
@@ -180,9 +183,8 @@ class Exact {
  public:
   Exact();
   explicit Exact(double v);
-  Exact(const Exact&);
+  Exact(const Exact&) = default;
   Exact& operator=(const Exact&) = delete;
-  ~Exact();
   Exact operator+(const Exact& o) const;
   Exact operator-(const Exact& o) const;
   Exact operator*(double k) const;  // exact where the product has at most 2300 bits
@@ -194,16 +196,12 @@ class Exact {
   mpfr_srcptr get() const { return v_; }
 
  private:
-  mpfr_t v_;
+  Mpfr v_;
 };
 
-// The Lean definitions evaluated literally in MPFR at x (an MPFR number), with precision raised
-// to cover the cancellation in 1 + tanh u, 1 - tanh² u and 1 + erf z (the error of the result is
-// then ≲ 2^-(base_bits - 8) relative; see support.cpp). geluScalar / geluErfScalar and the closed
-// forms geluScalarDeriv_eq / geluErfScalarDeriv_eq. `out` must be initialised; its precision is
-// set here. Defined for x >= -40 (tanh) / any x (erf) — see theorem_range().
-void theorem_value(Form f, mpfr_srcptr x, mpfr_ptr out, int base_bits = 320);
-void theorem_deriv(Form f, mpfr_srcptr x, mpfr_ptr out, int base_bits = 320);
+// The Lean definitions evaluated literally in MPFR are gelucheck/textbook.hpp's ref::textbook
+// (the one evaluator for checking the reference independently; its error note is there).
+// theorem_range: where that evaluation is affordable (x >= -30 tanh, x >= -40 erf).
 bool theorem_range(Form f, double x);  // where the literal evaluation above is affordable
 // |a - b| <= 2^-bits * |b|, with a line of hex floats when not.
 bool close_rel(mpfr_srcptr a, mpfr_srcptr b, int bits);

@@ -16,28 +16,28 @@ namespace {
 
 rc::Gen<Form> gen_form() { return rc::gen::element(Form::tanh, Form::erf); }
 
+// base_bits of the literal evaluations (gelucheck/textbook.hpp): relative error below 2^-312,
+// far below the 2^-100 and 2^-96 the checks below allow.
+constexpr int kTheoremBits = 320;
+
 // An input where the literal evaluation of the theorem's formula is affordable (theorem_range):
 // x in [-30, 2^64] for the tanh form, [-40, 2^64] for the erf form, from the binary64 mix.
 Input theorem_input(Form f) { return *gen_in(Format::binary64, f == Form::tanh ? -30.0 : -40.0, 0x1p64); }
 
 // The MPFR reference against the literal Lean definition (value or closed-form derivative).
 // Both are real numbers evaluated to >= 100 correct bits (reference: 128-bit enclosure; literal:
-// see theorem_value's precision note), so agreement to 2^-100 relative is expected; a wrong
+// see ref::textbook's precision note), so agreement to 2^-100 relative is expected; a wrong
 // constant, form or term in either shows up as a relative difference >= ~1e-16 or far more.
 void reference_is_theorem(Form f, Quantity q, const Input& x) {
   tag(x);
   const ref::Enclosure y = ref::enclose(f, q, x.v);
-  mpfr_t xm, lit;
-  mpfr_init2(xm, 53);
-  mpfr_init2(lit, 64);
+  Mpfr xm(53), lit(64);
   mpfr_set_d(xm, x.v, MPFR_RNDN);
-  if (q == Quantity::value) theorem_value(f, xm, lit); else theorem_deriv(f, xm, lit);
+  ref::textbook(lit, f, q, xm, kTheoremBits);
   const bool ok = close_rel(lit, y.lo(), 100) && close_rel(lit, y.hi(), 100);
   const std::string msg = fmt::format("{} {}: input {}, reference [{}, {}], theorem's formula {}",
                                       name(f), name(q), hex(x.v), mpfr_hex(y.lo()),
                                       mpfr_hex(y.hi()), mpfr_hex(lit));
-  mpfr_clear(xm);
-  mpfr_clear(lit);
   if (!ok) fail(msg);
 }
 
@@ -49,37 +49,32 @@ void reference_is_theorem(Form f, Quantity q, const Input& x) {
 // |F|/h <= 2^80·40, times 2^-312 — negligible. Checked to 2^-96 relative against the reference's
 // closed-form derivative.
 void central_difference(Form f, double x, int h_exp, mpfr_ptr out) {
-  mpfr_t xp, xm, fp, fm;
-  mpfr_inits2(2300, xp, xm, static_cast<mpfr_ptr>(nullptr));
-  mpfr_inits2(64, fp, fm, static_cast<mpfr_ptr>(nullptr));
+  Mpfr xp(2300), xm(2300);
+  Mpfr fp(64), fm(64);
   const int e = std::fabs(x) > 1 ? std::ilogb(x) : 0;
   mpfr_set_d(xp, x, MPFR_RNDN);
   mpfr_set_d(xm, x, MPFR_RNDN);
-  mpfr_t h;
-  mpfr_init2(h, 8);
+  Mpfr h(8);
   mpfr_set_ui_2exp(h, 1, e + h_exp, MPFR_RNDN);
   mpfr_add(xp, xp, h, MPFR_RNDN);  // exact at 2300 bits
   mpfr_sub(xm, xm, h, MPFR_RNDN);
-  theorem_value(f, xp, fp);
-  theorem_value(f, xm, fm);
+  ref::textbook(fp, f, Quantity::value, xp, kTheoremBits);
+  ref::textbook(fm, f, Quantity::value, xm, kTheoremBits);
   mpfr_set_prec(out, std::max(mpfr_get_prec(fp), mpfr_get_prec(fm)) + 8);
   mpfr_sub(out, fp, fm, MPFR_RNDN);
   mpfr_div(out, out, h, MPFR_RNDN);
   mpfr_div_2ui(out, out, 1, MPFR_RNDN);
-  mpfr_clears(xp, xm, fp, fm, h, static_cast<mpfr_ptr>(nullptr));
 }
 
 void reference_is_numerical_derivative(Form f, const Input& x) {
   tag(x);
   const ref::Enclosure d = ref::enclose(f, Quantity::derivative, x.v);
-  mpfr_t cd;
-  mpfr_init2(cd, 64);
+  Mpfr cd(64);
   central_difference(f, x.v, -80, cd);
   const bool ok = close_rel(cd, d.lo(), 96) && close_rel(cd, d.hi(), 96);
   const std::string msg =
       fmt::format("{}: input {}, reference derivative [{}, {}], central difference (h=2^-80) {}",
                   name(f), hex(x.v), mpfr_hex(d.lo()), mpfr_hex(d.hi()), mpfr_hex(cd));
-  mpfr_clear(cd);
   if (!ok) fail(msg);
 }
 
@@ -122,16 +117,12 @@ GELU_PROPERTY(scalar_differentiable, reference_difference_quotients_converge,
   run_checked([] {
     const Form f = *gen_form();
     const Input x = theorem_input(Form::tanh);  // the narrower range serves both forms
-    mpfr_t a, b;
-    mpfr_init2(a, 64);
-    mpfr_init2(b, 64);
+    Mpfr a(64), b(64);
     central_difference(f, x.v, -80, a);
     central_difference(f, x.v, -81, b);
     const bool ok = close_rel(a, b, 90);
     const std::string msg = fmt::format("{}: input {}, quotient at h=2^-80 {}, at 2^-81 {}",
                                         name(f), hex(x.v), mpfr_hex(a), mpfr_hex(b));
-    mpfr_clear(a);
-    mpfr_clear(b);
     if (!ok) fail(msg);
   });
 }

@@ -248,8 +248,7 @@ void backward_within_claim(Form form, Format fmt) {
       if (std::fabs(dy[i]) * dmag * (1 - 0x1p-40) >= fmt_max) continue;  // the product overflows
       // ulp of the exact derivative: at most that of its larger-magnitude end.
       const double tol = tolerance(c, dmag, ulp_of(dmag, fmt));
-      mpfr_t err, t, allowed;
-      mpfr_inits2(2400, err, t, allowed, static_cast<mpfr_ptr>(nullptr));
+      Mpfr err(2400), t(2400), allowed(2400);
       bool bad = !std::isfinite(r[i]);
       for (mpfr_srcptr end : {d.lo(), d.hi()}) {
         if (bad) break;
@@ -263,7 +262,6 @@ void backward_within_claim(Form form, Format fmt) {
         mpfr_add(allowed, allowed, t, MPFR_RNDU);
         if (mpfr_greater_p(err, allowed)) bad = true;
       }
-      mpfr_clears(err, t, allowed, static_cast<mpfr_ptr>(nullptr));
       if (bad)
         fail(fmt::format("{} (element {} of {}): x {}, dy {}, exact dy·f'(x) ~ {}, got {}; claim on "
                          "the derivative: {}",
@@ -316,12 +314,10 @@ GELU_PROPERTY(hasVJP_correct, impl_backward_is_jacobian_contraction,
       for (std::size_t j = 0; j < n && finite; ++j) {
         finite = std::isfinite(J[j][i]);
         if (!finite) break;
-        mpfr_t p;
-        mpfr_init2(p, 2300);
+        Mpfr p(2300);
         mpfr_set_d(p, J[j][i], MPFR_RNDN);
         mpfr_mul_d(p, p, dy[j], MPFR_RNDN);  // a product of two doubles: exact at 2300 bits
         mpfr_add(S.get(), S.get(), p, MPFR_RNDN);
-        mpfr_clear(p);
       }
       if (!finite) continue;
       const Exact allowed =

@@ -5,6 +5,8 @@
 
 #include <mpfr.h>
 
+#include "gelucheck/mpfr.hpp"
+
 namespace gelucheck::certify {
 
 Ball interval(double lo, double hi) {
@@ -23,12 +25,10 @@ namespace {
 // The arf rounded to `digits` significant decimals in direction rnd, as "d.ddde±N".
 std::string decimal(const arf_t x, int digits, mpfr_rnd_t rnd) {
   if (arf_is_zero(x)) return "0";
-  mpfr_t m;
-  mpfr_init2(m, 2 * kPrec + 64);
+  Mpfr m(2 * kPrec + 64);
   arf_get_mpfr(m, x, rnd);  // exact: the bounds have at most ~kPrec + a few bits
   mpfr_exp_t e = 0;
   char* s = mpfr_get_str(nullptr, &e, 10, static_cast<size_t>(digits), m, rnd);
-  mpfr_clear(m);
   std::string digs(s);
   mpfr_free_str(s);
   std::string sign;

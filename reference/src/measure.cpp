@@ -7,15 +7,12 @@
 #include <climits>
 #include <limits>
 
-#include "mpfr_support.hpp"
+#include "gelucheck/mpfr.hpp"
 
 namespace gelucheck {
 namespace {
 
 constexpr double kInf = std::numeric_limits<double>::infinity();
-
-using ref::detail::Num;
-using ref::detail::RangeGuard;
 
 Error infinite_error(bool nan_mismatch) {
   Error e;
@@ -27,7 +24,7 @@ Error infinite_error(bool nan_mismatch) {
 }  // namespace
 
 Error measure(double r, const ref::Enclosure& y, Format fmt) {
-  RangeGuard guard;
+  MpfrRange guard;
   mpfr_srcptr lo = y.lo(), hi = y.hi();
   const bool y_nan = mpfr_nan_p(lo) || mpfr_nan_p(hi);
   if (y_nan) return std::isnan(r) ? Error{} : infinite_error(true);
@@ -68,24 +65,24 @@ Error measure(double r, const ref::Enclosure& y, Format fmt) {
   // |r - y| at the enclosure's midpoint m; |y - m| <= (hi - lo)/2, i.e. 2^-bits relative for an
   // enclosure from enclose(), far below what a double result shows.
   const mpfr_prec_t pm = std::max(mpfr_get_prec(lo), mpfr_get_prec(hi)) + 2;
-  Num m(pm), d(pm + 64);
-  mpfr_add(m.v, lo, hi, MPFR_RNDN);
-  mpfr_div_2ui(m.v, m.v, 1, MPFR_RNDN);
-  mpfr_sub_d(d.v, m.v, r, MPFR_RNDU);
-  mpfr_abs(d.v, d.v, MPFR_RNDN);
-  e.abs = mpfr_get_d(d.v, MPFR_RNDU);
-  Num u(pm + 64);
-  mpfr_mul_2si(u.v, d.v, -ulp_exp, MPFR_RNDN);
-  e.ulp = mpfr_get_d(u.v, MPFR_RNDN);
+  Mpfr m(pm), d(pm + 64);
+  mpfr_add(m, lo, hi, MPFR_RNDN);
+  mpfr_div_2ui(m, m, 1, MPFR_RNDN);
+  mpfr_sub_d(d, m, r, MPFR_RNDU);
+  mpfr_abs(d, d, MPFR_RNDN);
+  e.abs = mpfr_get_d(d, MPFR_RNDU);
+  Mpfr u(pm + 64);
+  mpfr_mul_2si(u, d, -ulp_exp, MPFR_RNDN);
+  e.ulp = mpfr_get_d(u, MPFR_RNDN);
   if (y_zero) {
     e.rel = r == 0 ? 0 : kInf;
-  } else if (mpfr_zero_p(m.v)) {
+  } else if (mpfr_zero_p(m)) {
     e.rel = r == 0 ? 0 : kInf;  // cannot happen for an enclosure from enclose()
   } else {
-    Num rel(pm + 64);
-    mpfr_div(rel.v, d.v, m.v, MPFR_RNDN);
-    mpfr_abs(rel.v, rel.v, MPFR_RNDN);
-    e.rel = mpfr_get_d(rel.v, MPFR_RNDN);
+    Mpfr rel(pm + 64);
+    mpfr_div(rel, d, m, MPFR_RNDN);
+    mpfr_abs(rel, rel, MPFR_RNDN);
+    e.rel = mpfr_get_d(rel, MPFR_RNDN);
   }
 
   // The exact decisions carried by enclose(): correctly rounded ⇔ r is y rounded to nearest;

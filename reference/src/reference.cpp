@@ -7,7 +7,8 @@
 //    the true value of each intermediate lies in its interval; so f(x) lies in [lo, hi].
 // 2. Ziv's loop: round lo and hi (after the strict-inequality clamps of step 3) to the target;
 //    equal results decide the rounding of everything in between (rounding is monotone). Else
-//    raise the working precision by half, up to the cap, then throw.
+//    raise the working precision by half, up to the cap, then throw. One driver, ziv(), runs it
+//    for correctly_rounded, decimal and enclose; each gives only its decision.
 // 3. Facts used where precision cannot help (results beyond MPFR's exponent range):
 //      value:      0 < f(x) < x for x > 0;  x < f(x) < 0 for x < 0  (f = x*σ(2u) or x*Φ(x), the
 //                  factor in (0, 1));
@@ -19,7 +20,7 @@
 #include <limits>
 #include <string>
 
-#include "mpfr_support.hpp"
+#include "gelucheck/mpfr.hpp"
 
 namespace gelucheck::ref {
 namespace {
@@ -28,23 +29,13 @@ constexpr double kInf = std::numeric_limits<double>::infinity();
 
 thread_local long g_cap = kDefaultPrecisionCap;
 
-using detail::Num;
-using detail::RangeGuard;
-
 // A closed interval [lo, hi] at one working precision.
 struct Iv {
-  mpfr_t lo, hi;
-  explicit Iv(mpfr_prec_t p) {
-    mpfr_init2(lo, p);
-    mpfr_init2(hi, p);
-  }
-  ~Iv() {
-    mpfr_clear(lo);
-    mpfr_clear(hi);
-  }
+  Mpfr lo, hi;
+  explicit Iv(mpfr_prec_t p) : lo(p), hi(p) {}
   Iv(const Iv&) = delete;
   Iv& operator=(const Iv&) = delete;
-  mpfr_prec_t prec() const { return mpfr_get_prec(lo); }
+  mpfr_prec_t prec() const { return lo.prec(); }
 };
 
 void set_point(Iv& r, double x) {  // exact: working precision >= 53
@@ -81,40 +72,40 @@ void mul_ui(Iv& r, const Iv& a, unsigned long k) {  // increasing in a
 // from the formulas below (no interval with an infinite bound is ever a factor), but is checked.
 void mul(Iv& r, const Iv& a, const Iv& b) {
   const mpfr_prec_t p = r.prec();
-  Num lo(p), hi(p), t(p);
+  Mpfr lo(p), hi(p), t(p);
   mpfr_srcptr as[2] = {a.lo, a.hi};
   mpfr_srcptr bs[2] = {b.lo, b.hi};
-  mpfr_mul(lo.v, a.lo, b.lo, MPFR_RNDD);
-  mpfr_mul(hi.v, a.lo, b.lo, MPFR_RNDU);
+  mpfr_mul(lo, a.lo, b.lo, MPFR_RNDD);
+  mpfr_mul(hi, a.lo, b.lo, MPFR_RNDU);
   for (int i = 0; i < 2; ++i)
     for (int j = 0; j < 2; ++j) {
       if (i == 0 && j == 0) continue;  // a.lo·b.lo: the starting value above
-      mpfr_mul(t.v, as[i], bs[j], MPFR_RNDD);
-      mpfr_min(lo.v, lo.v, t.v, MPFR_RNDD);
-      mpfr_mul(t.v, as[i], bs[j], MPFR_RNDU);
-      mpfr_max(hi.v, hi.v, t.v, MPFR_RNDU);
+      mpfr_mul(t, as[i], bs[j], MPFR_RNDD);
+      mpfr_min(lo, lo, t, MPFR_RNDD);
+      mpfr_mul(t, as[i], bs[j], MPFR_RNDU);
+      mpfr_max(hi, hi, t, MPFR_RNDU);
     }
-  if (mpfr_nan_p(lo.v) || mpfr_nan_p(hi.v)) throw ReferenceError("internal: NaN in a product");
-  mpfr_swap(r.lo, lo.v);
-  mpfr_swap(r.hi, hi.v);
+  if (mpfr_nan_p(lo) || mpfr_nan_p(hi)) throw ReferenceError("internal: NaN in a product");
+  mpfr_swap(r.lo, lo);
+  mpfr_swap(r.hi, hi);
 }
 // a / b for b > 0: the quotient is increasing in a and, for fixed a, decreasing in b when a >= 0
 // and increasing when a < 0 — hence the choice of the divisor for each bound.
 void div_pos(Iv& r, const Iv& a, const Iv& b) {
   const mpfr_prec_t p = r.prec();
-  Num lo(p), hi(p);
-  mpfr_div(lo.v, a.lo, mpfr_sgn(a.lo) >= 0 ? b.hi : b.lo, MPFR_RNDD);
-  mpfr_div(hi.v, a.hi, mpfr_sgn(a.hi) >= 0 ? b.lo : b.hi, MPFR_RNDU);
-  mpfr_swap(r.lo, lo.v);
-  mpfr_swap(r.hi, hi.v);
+  Mpfr lo(p), hi(p);
+  mpfr_div(lo, a.lo, mpfr_sgn(a.lo) >= 0 ? b.hi : b.lo, MPFR_RNDD);
+  mpfr_div(hi, a.hi, mpfr_sgn(a.hi) >= 0 ? b.lo : b.hi, MPFR_RNDU);
+  mpfr_swap(r.lo, lo);
+  mpfr_swap(r.hi, hi);
 }
 void ui_div_pos(Iv& r, unsigned long a, const Iv& b) {  // a / b, b > 0: decreasing in b
   const mpfr_prec_t p = r.prec();
-  Num lo(p), hi(p);
-  mpfr_ui_div(lo.v, a, b.hi, MPFR_RNDD);
-  mpfr_ui_div(hi.v, a, b.lo, MPFR_RNDU);
-  mpfr_swap(r.lo, lo.v);
-  mpfr_swap(r.hi, hi.v);
+  Mpfr lo(p), hi(p);
+  mpfr_ui_div(lo, a, b.hi, MPFR_RNDD);
+  mpfr_ui_div(hi, a, b.lo, MPFR_RNDU);
+  mpfr_swap(r.lo, lo);
+  mpfr_swap(r.hi, hi);
 }
 void exp_(Iv& r, const Iv& a) {  // increasing; may overflow to [max, inf] or underflow to [0, min]
   mpfr_exp(r.lo, a.lo, MPFR_RNDD);
@@ -122,21 +113,21 @@ void exp_(Iv& r, const Iv& a) {  // increasing; may overflow to [max, inf] or un
 }
 void erfc_(Iv& r, const Iv& a) {  // decreasing
   const mpfr_prec_t p = r.prec();
-  Num lo(p), hi(p);
-  mpfr_erfc(lo.v, a.hi, MPFR_RNDD);
-  mpfr_erfc(hi.v, a.lo, MPFR_RNDU);
-  mpfr_swap(r.lo, lo.v);
-  mpfr_swap(r.hi, hi.v);
+  Mpfr lo(p), hi(p);
+  mpfr_erfc(lo, a.hi, MPFR_RNDD);
+  mpfr_erfc(hi, a.lo, MPFR_RNDU);
+  mpfr_swap(r.lo, lo);
+  mpfr_swap(r.hi, hi);
 }
 
 // √(2/π): decreasing in π, so the lower bound uses π rounded up.
 void const_sqrt_2_over_pi(Iv& k) {
-  Num pi(k.prec());
-  mpfr_const_pi(pi.v, MPFR_RNDU);
-  mpfr_ui_div(k.lo, 2, pi.v, MPFR_RNDD);
+  Mpfr pi(k.prec());
+  mpfr_const_pi(pi, MPFR_RNDU);
+  mpfr_ui_div(k.lo, 2, pi, MPFR_RNDD);
   mpfr_sqrt(k.lo, k.lo, MPFR_RNDD);
-  mpfr_const_pi(pi.v, MPFR_RNDD);
-  mpfr_ui_div(k.hi, 2, pi.v, MPFR_RNDU);
+  mpfr_const_pi(pi, MPFR_RNDD);
+  mpfr_ui_div(k.hi, 2, pi, MPFR_RNDU);
   mpfr_sqrt(k.hi, k.hi, MPFR_RNDU);
 }
 // √(2π): increasing in π.
@@ -288,11 +279,9 @@ bool below_mpfr_range(const Iv& f) {
 // lies strictly between L and its successor at precision P, so rounding the successor gives the
 // rounding of every number in (L, L + tiny]; likewise for U.
 struct Eff {
-  mpfr_t lo, hi;
-  Eff(const Iv& iv, const Strict& s, mpfr_prec_t P) {
-    const mpfr_prec_t p = std::max(P, iv.prec());
-    mpfr_init2(lo, p);
-    mpfr_init2(hi, p);
+  Mpfr lo, hi;
+  Eff(const Iv& iv, const Strict& s, mpfr_prec_t P)
+      : lo(std::max(P, iv.prec())), hi(std::max(P, iv.prec())) {
     mpfr_set(lo, iv.lo, MPFR_RNDN);  // exact
     mpfr_set(hi, iv.hi, MPFR_RNDN);
     if (!std::isinf(s.L) && mpfr_cmp_d(lo, s.L) <= 0) {
@@ -305,10 +294,6 @@ struct Eff {
       else mpfr_set_d(hi, s.U, MPFR_RNDN);
       mpfr_nextbelow(hi);
     }
-  }
-  ~Eff() {
-    mpfr_clear(lo);
-    mpfr_clear(hi);
   }
   Eff(const Eff&) = delete;
   Eff& operator=(const Eff&) = delete;
@@ -333,12 +318,12 @@ double round_to(mpfr_srcptr v, Format fmt, mpfr_rnd_t mode) {
   const long e = mpfr_get_exp(v) - 1;  // floor(log2|v|): v = 0.1b… × 2^exp
   if (e > fi.emax) return overflow();
   const long q = std::max(e, static_cast<long>(fi.emin)) - fi.precision + 1;
-  Num m(mpfr_get_prec(v)), n(fi.precision + 2);
-  mpfr_mul_2si(m.v, v, -q, MPFR_RNDN);  // exact
-  if (mode == MPFR_RNDN) mpfr_roundeven(n.v, m.v);
-  else if (mode == MPFR_RNDD) mpfr_floor(n.v, m.v);
-  else mpfr_ceil(n.v, m.v);
-  const double r = std::ldexp(mpfr_get_d(n.v, MPFR_RNDN), static_cast<int>(q));  // exact
+  Mpfr m(mpfr_get_prec(v)), n(fi.precision + 2);
+  mpfr_mul_2si(m, v, -q, MPFR_RNDN);  // exact
+  if (mode == MPFR_RNDN) mpfr_roundeven(n, m);
+  else if (mode == MPFR_RNDD) mpfr_floor(n, m);
+  else mpfr_ceil(n, m);
+  const double r = std::ldexp(mpfr_get_d(n, MPFR_RNDN), static_cast<int>(q));  // exact
   if (std::fabs(r) >= std::ldexp(1.0, fi.emax + 1)) return overflow();
   if (r == 0) return negv ? -0.0 : 0.0;
   return r;
@@ -356,6 +341,26 @@ std::string describe(Form form, Quantity q, double x) {
 }
 
 mpfr_prec_t next_prec(mpfr_prec_t p) { return p + p / 2 + 16; }
+
+// Ziv's loop (step 2), the one driver of correctly_rounded, decimal and enclose: f(x) is enclosed
+// at working precision p0 = max(target_bits + 24 + loss_bits(x), 64), then at next_prec(p) (half
+// as much again, plus 16 bits) while `decide` asks for more; past the cap (g_cap bits) it throws
+// ReferenceError naming target() (built only then). decide(f, strict, p) gets the enclosure at
+// precision p after the strict-inequality clamps (step 3) and returns true when it has taken its
+// answer from it, false for more precision; it may throw.
+template <class Decide, class Target>
+void ziv(Form form, Quantity q, double x, long target_bits, const Target& target,
+         const Decide& decide) {
+  const Strict strict = strict_bounds(q, x);
+  mpfr_prec_t p = std::max<mpfr_prec_t>(target_bits + 24 + loss_bits(form, x), 64);
+  for (;; p = next_prec(p)) {
+    if (p > g_cap) cap_reached(form, q, x, target(), p);
+    Iv f(p);
+    eval(form, q, x, p, f);
+    clamp_closed(f, strict);
+    if (decide(f, strict, p)) return;
+  }
+}
 
 // The exact cases (no loop): ±0, ±inf, NaN. Sets lo = hi and returns true when x is one.
 bool exact_case(Quantity q, double x, mpfr_ptr lo, mpfr_ptr hi) {
@@ -382,24 +387,19 @@ ScopedPrecisionCap::ScopedPrecisionCap(long bits) : saved_(g_cap) { g_cap = bits
 ScopedPrecisionCap::~ScopedPrecisionCap() { g_cap = saved_; }
 
 double correctly_rounded(Form form, Quantity q, double x, Format fmt) {
-  RangeGuard guard;
+  MpfrRange guard;
   {
-    Num lo(64), hi(64);
-    if (exact_case(q, x, lo.v, hi.v)) return round_to(lo.v, fmt, MPFR_RNDN);
+    Mpfr lo(64), hi(64);
+    if (exact_case(q, x, lo, hi)) return round_to(lo, fmt, MPFR_RNDN);
   }
-  const Strict strict = strict_bounds(q, x);
-  mpfr_prec_t p = info(fmt).precision + 24 + loss_bits(form, x);
-  p = std::max<mpfr_prec_t>(p, 64);
-  for (;; p = next_prec(p)) {
-    if (p > g_cap) cap_reached(form, q, x, std::string(name(fmt)), p);
-    Iv f(p);
-    eval(form, q, x, p, f);
-    clamp_closed(f, strict);
-    Eff eff(f, strict, 256);
-    const double a = round_to(eff.lo, fmt, MPFR_RNDN);
-    const double b = round_to(eff.hi, fmt, MPFR_RNDN);
-    if (same_bits(a, b)) return a;
-  }
+  double result = 0;
+  ziv(form, q, x, info(fmt).precision, [fmt] { return std::string(name(fmt)); },
+      [&](const Iv& f, const Strict& strict, mpfr_prec_t) {
+        Eff eff(f, strict, 256);
+        result = round_to(eff.lo, fmt, MPFR_RNDN);
+        return same_bits(result, round_to(eff.hi, fmt, MPFR_RNDN));
+      });
+  return result;
 }
 
 namespace {
@@ -434,90 +434,59 @@ std::string decimal(Form form, Quantity q, double x, int digits) {
   if (digits < 1 || digits > 10000)
     throw std::invalid_argument("decimal: digits must be in [1, 10000], got " +
                                 std::to_string(digits));
-  RangeGuard guard;
+  MpfrRange guard;
   {
-    Num lo(64), hi(64);
-    if (exact_case(q, x, lo.v, hi.v)) {
-      if (mpfr_nan_p(lo.v)) return "nan";
-      if (mpfr_inf_p(lo.v)) return mpfr_signbit(lo.v) ? "-inf" : "inf";
-      if (mpfr_zero_p(lo.v)) return mpfr_signbit(lo.v) ? "-0" : "0";
-      return format_decimal(lo.v, digits);
+    Mpfr lo(64), hi(64);
+    if (exact_case(q, x, lo, hi)) {
+      if (mpfr_nan_p(lo)) return "nan";
+      if (mpfr_inf_p(lo)) return mpfr_signbit(lo) ? "-inf" : "inf";
+      if (mpfr_zero_p(lo)) return mpfr_signbit(lo) ? "-0" : "0";
+      return format_decimal(lo, digits);
     }
   }
-  const Strict strict = strict_bounds(q, x);
   const long need = static_cast<long>(std::ceil(digits * 3.3219280948873623));
   // P for the strict clamps: decimal boundaries differ from a double or from 1 by more than
   // 2^-(3.33·digits + 810) relative (docs/reference.md), so 4·digits + 1200 bits leave a margin.
   const mpfr_prec_t P = 4L * digits + 1200;
-  mpfr_prec_t p = std::max<mpfr_prec_t>(need + 24 + loss_bits(form, x), 64);
-  for (;; p = next_prec(p)) {
-    if (p > g_cap) cap_reached(form, q, x, std::to_string(digits) + " decimal digits", p);
-    Iv f(p);
-    eval(form, q, x, p, f);
-    clamp_closed(f, strict);
-    if (mpfr_zero_p(f.lo) || mpfr_zero_p(f.hi)) {
-      if (!below_mpfr_range(f)) continue;
-      // The (nonzero) value is below about 2^(emin_min) ≈ 10^-1.39e18: no MPFR decimal form.
-      throw ReferenceError("reference: the " + describe(form, q, x) +
-                           " is nonzero but below MPFR's exponent range (|f| < 2^" +
-                           std::to_string(mpfr_get_emin_min()) +
-                           "); no decimal form (binary formats round it to a signed zero)");
-    }
-    Eff eff(f, strict, P);
-    const std::string a = format_decimal(eff.lo, digits);
-    if (a == format_decimal(eff.hi, digits)) return a;
-  }
+  std::string result;
+  ziv(form, q, x, need, [digits] { return std::to_string(digits) + " decimal digits"; },
+      [&](const Iv& f, const Strict& strict, mpfr_prec_t) {
+        if (mpfr_zero_p(f.lo) || mpfr_zero_p(f.hi)) {
+          if (!below_mpfr_range(f)) return false;
+          // The (nonzero) value is below about 2^(emin_min) ≈ 10^-1.39e18: no MPFR decimal form.
+          throw ReferenceError("reference: the " + describe(form, q, x) +
+                               " is nonzero but below MPFR's exponent range (|f| < 2^" +
+                               std::to_string(mpfr_get_emin_min()) +
+                               "); no decimal form (binary formats round it to a signed zero)");
+        }
+        Eff eff(f, strict, P);
+        result = format_decimal(eff.lo, digits);
+        return result == format_decimal(eff.hi, digits);
+      });
+  return result;
 }
 
 Enclosure::Enclosure() {
-  mpfr_init2(lo_, 64);
-  mpfr_init2(hi_, 64);
-  mpfr_set_nan(lo_);
-  mpfr_set_nan(hi_);
   for (int i = 0; i < 4; ++i) rn_[i] = rd_[i] = ru_[i] = std::numeric_limits<double>::quiet_NaN();
 }
-Enclosure::Enclosure(const Enclosure& o)
-    : decided_(o.decided_), floor_log2_(o.floor_log2_) {
-  mpfr_init2(lo_, mpfr_get_prec(o.lo_));
-  mpfr_init2(hi_, mpfr_get_prec(o.hi_));
-  mpfr_set(lo_, o.lo_, MPFR_RNDN);
-  mpfr_set(hi_, o.hi_, MPFR_RNDN);
-  std::copy(o.rn_, o.rn_ + 4, rn_);
-  std::copy(o.rd_, o.rd_ + 4, rd_);
-  std::copy(o.ru_, o.ru_ + 4, ru_);
-}
-Enclosure& Enclosure::operator=(const Enclosure& o) {
-  if (this == &o) return *this;
-  mpfr_set_prec(lo_, mpfr_get_prec(o.lo_));
-  mpfr_set_prec(hi_, mpfr_get_prec(o.hi_));
-  mpfr_set(lo_, o.lo_, MPFR_RNDN);
-  mpfr_set(hi_, o.hi_, MPFR_RNDN);
-  decided_ = o.decided_;
-  floor_log2_ = o.floor_log2_;
-  std::copy(o.rn_, o.rn_ + 4, rn_);
-  std::copy(o.rd_, o.rd_ + 4, rd_);
-  std::copy(o.ru_, o.ru_ + 4, ru_);
-  return *this;
-}
-Enclosure::~Enclosure() {
-  mpfr_clear(lo_);
-  mpfr_clear(hi_);
-}
+Enclosure::Enclosure(const Enclosure&) = default;
+Enclosure& Enclosure::operator=(const Enclosure&) = default;
+Enclosure::~Enclosure() = default;
 double Enclosure::approx() const {
-  RangeGuard guard;
+  MpfrRange guard;
   if (mpfr_nan_p(lo_) || mpfr_nan_p(hi_)) return std::numeric_limits<double>::quiet_NaN();
   if (mpfr_equal_p(lo_, hi_) || mpfr_inf_p(lo_) || mpfr_inf_p(hi_))
     return mpfr_get_d(mpfr_inf_p(lo_) ? lo_ : hi_, MPFR_RNDN);
   if (mpfr_zero_p(hi_)) return mpfr_get_d(hi_, MPFR_RNDN);  // below MPFR's range: a signed 0
   if (mpfr_zero_p(lo_)) return mpfr_get_d(lo_, MPFR_RNDN);
-  Num m(std::max(mpfr_get_prec(lo_), mpfr_get_prec(hi_)) + 1);
-  mpfr_add(m.v, lo_, hi_, MPFR_RNDN);
-  mpfr_div_2ui(m.v, m.v, 1, MPFR_RNDN);
-  return mpfr_get_d(m.v, MPFR_RNDN);
+  Mpfr m(std::max(mpfr_get_prec(lo_), mpfr_get_prec(hi_)) + 1);
+  mpfr_add(m, lo_, hi_, MPFR_RNDN);
+  mpfr_div_2ui(m, m, 1, MPFR_RNDN);
+  return mpfr_get_d(m, MPFR_RNDN);
 }
 
 Enclosure enclose(Form form, Quantity q, double x, int bits) {
-  RangeGuard guard;
+  MpfrRange guard;
   Enclosure out;
   if (exact_case(q, x, out.lo_, out.hi_)) {
     for (int i = 0; i < 4; ++i) {
@@ -528,56 +497,45 @@ Enclosure enclose(Form form, Quantity q, double x, int bits) {
     out.decided_ = true;
     return out;
   }
-  const Strict strict = strict_bounds(q, x);
-  mpfr_prec_t p = std::max<mpfr_prec_t>(bits + 24 + loss_bits(form, x), 64);
-  for (;; p = next_prec(p)) {
-    if (p > g_cap) cap_reached(form, q, x, "a relative width 2^-" + std::to_string(bits), p);
-    Iv f(p);
-    eval(form, q, x, p, f);
-    clamp_closed(f, strict);
-    // (a) width. A zero bound with the value below MPFR's range is accepted as it is (no
-    // precision changes it); any other zero bound asks for more precision.
-    bool ok = true;
-    if (mpfr_zero_p(f.lo) || mpfr_zero_p(f.hi)) {
-      ok = below_mpfr_range(f);
-    } else {
-      if (mpfr_sgn(f.lo) != mpfr_sgn(f.hi)) {
-        ok = false;
-      } else {
-        Num w(p), lim(p);
-        mpfr_sub(w.v, f.hi, f.lo, MPFR_RNDU);
-        mpfr_abs(lim.v, f.lo, MPFR_RNDN);
-        mpfr_mul_2si(lim.v, lim.v, -bits, MPFR_RNDD);
-        ok = mpfr_lessequal_p(w.v, lim.v);
-      }
-    }
-    if (!ok) continue;
-    // (b) rounding to nearest, down and up in each binary format, and (c) floor(log2|f|).
-    Eff eff(f, strict, 256);
-    for (int i = 0; i < 4 && ok; ++i) {
-      const mpfr_rnd_t modes[3] = {MPFR_RNDN, MPFR_RNDD, MPFR_RNDU};
-      double* dst[3] = {out.rn_, out.rd_, out.ru_};
-      for (int m = 0; m < 3 && ok; ++m) {
-        const double a = round_to(eff.lo, all_formats[i], modes[m]);
-        ok = same_bits(a, round_to(eff.hi, all_formats[i], modes[m]));
-        dst[m][i] = a;
-      }
-    }
-    if (!ok) continue;
-    if (mpfr_sgn(eff.lo) != mpfr_sgn(eff.hi) || mpfr_zero_p(eff.lo) || mpfr_zero_p(eff.hi))
-      continue;
-    const long el = mpfr_get_exp(eff.lo) - 1, eh = mpfr_get_exp(eff.hi) - 1;
-    if (el != eh && std::max(el, eh) >= -1200) continue;
-    // Below 2^-1200 the exact exponent does not matter (every format's ulp there is its least
-    // subnormal); the larger one is kept as an upper bound.
-    out.floor_log2_ = std::max(el, eh);
-    mpfr_set_prec(out.lo_, p);
-    mpfr_set_prec(out.hi_, p);
-    mpfr_set(out.lo_, f.lo, MPFR_RNDN);  // exact
-    mpfr_set(out.hi_, f.hi, MPFR_RNDN);
-    out.decided_ = true;
-    return out;
-  }
+  ziv(form, q, x, bits, [bits] { return "a relative width 2^-" + std::to_string(bits); },
+      [&](const Iv& f, const Strict& strict, mpfr_prec_t p) {
+        // (a) width. A zero bound with the value below MPFR's range is accepted as it is (no
+        // precision changes it); any other zero bound asks for more precision.
+        if (mpfr_zero_p(f.lo) || mpfr_zero_p(f.hi)) {
+          if (!below_mpfr_range(f)) return false;
+        } else {
+          if (mpfr_sgn(f.lo) != mpfr_sgn(f.hi)) return false;
+          Mpfr w(p), lim(p);
+          mpfr_sub(w, f.hi, f.lo, MPFR_RNDU);
+          mpfr_abs(lim, f.lo, MPFR_RNDN);
+          mpfr_mul_2si(lim, lim, -bits, MPFR_RNDD);
+          if (!mpfr_lessequal_p(w, lim)) return false;
+        }
+        // (b) rounding to nearest, down and up in each binary format, and (c) floor(log2|f|).
+        Eff eff(f, strict, 256);
+        const mpfr_rnd_t modes[3] = {MPFR_RNDN, MPFR_RNDD, MPFR_RNDU};
+        double* dst[3] = {out.rn_, out.rd_, out.ru_};
+        for (int i = 0; i < 4; ++i)
+          for (int m = 0; m < 3; ++m) {
+            const double a = round_to(eff.lo, all_formats[i], modes[m]);
+            dst[m][i] = a;
+            if (!same_bits(a, round_to(eff.hi, all_formats[i], modes[m]))) return false;
+          }
+        if (mpfr_sgn(eff.lo) != mpfr_sgn(eff.hi) || mpfr_zero_p(eff.lo) || mpfr_zero_p(eff.hi))
+          return false;
+        const long el = mpfr_get_exp(eff.lo) - 1, eh = mpfr_get_exp(eff.hi) - 1;
+        if (el != eh && std::max(el, eh) >= -1200) return false;
+        // Below 2^-1200 the exact exponent does not matter (every format's ulp there is its least
+        // subnormal); the larger one is kept as an upper bound.
+        out.floor_log2_ = std::max(el, eh);
+        mpfr_set_prec(out.lo_, p);
+        mpfr_set_prec(out.hi_, p);
+        mpfr_set(out.lo_, f.lo, MPFR_RNDN);  // exact
+        mpfr_set(out.hi_, f.hi, MPFR_RNDN);
+        out.decided_ = true;
+        return true;
+      });
+  return out;
 }
 
 }  // namespace gelucheck::ref

@@ -23,53 +23,12 @@
 
 #include "gelucheck/cleanup.hpp"
 #include "gelucheck/measure.hpp"
+#include "gelucheck/mpfr.hpp"
 #include "gelucheck/reference.hpp"
 #include "gelucheck/report.hpp"
 #include "internal.hpp"
 
 namespace gelucheck::report {
-
-const char* region_name(Region r) {
-  switch (r) {
-    case Region::below_m38_6: return "x < -38.6";
-    case Region::m38_6_m10: return "[-38.6, -10)";
-    case Region::m10_m1: return "[-10, -1)";
-    case Region::m1_1: return "[-1, 1]";
-    case Region::p1_10: return "(1, 10]";
-    case Region::above_10: return "x > 10";
-    case Region::subnormal: return "subnormal |x|";
-    case Region::overall: return "overall";
-  }
-  return "?";
-}
-const char* region_key(Region r) {
-  switch (r) {
-    case Region::below_m38_6: return "below_-38.6";
-    case Region::m38_6_m10: return "-38.6_-10";
-    case Region::m10_m1: return "-10_-1";
-    case Region::m1_1: return "-1_1";
-    case Region::p1_10: return "1_10";
-    case Region::above_10: return "above_10";
-    case Region::subnormal: return "subnormal";
-    case Region::overall: return "overall";
-  }
-  return "?";
-}
-
-std::vector<Region> regions_of(double x, Format fmt) {
-  std::vector<Region> rs;
-  if (!std::isnan(x)) {
-    rs.push_back(x < -38.6 ? Region::below_m38_6
-                 : x < -10 ? Region::m38_6_m10
-                 : x < -1  ? Region::m10_m1
-                 : x <= 1  ? Region::m1_1
-                 : x <= 10 ? Region::p1_10
-                           : Region::above_10);
-    if (x != 0 && std::fabs(x) < std::ldexp(1.0, info(fmt).emin)) rs.push_back(Region::subnormal);
-  }
-  rs.push_back(Region::overall);
-  return rs;
-}
 
 const char* type_name(Format fmt) {
   switch (fmt) {
@@ -106,11 +65,9 @@ unsigned char measure_flags(double r, const Error& e, const ref::Enclosure& y, F
   if (mpfr_nan_p(lo) || mpfr_nan_p(hi) || mpfr_inf_p(lo) || mpfr_inf_p(hi)) return 0;
   // Half-width of the enclosure, rounded up: the true |r - y| is within it of e.abs (measure()
   // takes |r - m| at the midpoint m). An e.abs at or below it says only "|r - y| <= 2 hw".
-  mpfr_t w;
-  mpfr_init2(w, std::max(mpfr_get_prec(lo), mpfr_get_prec(hi)) + 2);
+  Mpfr w(std::max(mpfr_get_prec(lo), mpfr_get_prec(hi)) + 2);
   mpfr_sub(w, hi, lo, MPFR_RNDU);  // exact at this precision
   const double hw = std::ldexp(mpfr_get_d(w, MPFR_RNDU), -1);
-  mpfr_clear(w);
   if (std::isfinite(e.abs) && e.abs <= hw) f |= kAbsBelowResolution;
   // Below the least normal the format's spacing is absolute (2^(emin-p+1)), so a faithful result
   // there has a relative error up to 1 (±0 for a tiny y, 2^-1074 for y just above 2^-1075): the

@@ -17,36 +17,30 @@
 #include <mpfr.h>
 
 #include "gelucheck/certified.hpp"
+#include "gelucheck/mpfr.hpp"
 #include "gelucheck/reference.hpp"
 #include "internal.hpp"
 
 namespace gelucheck::report {
 namespace {
 
-// An MPFR number of 300 bits, freed on scope exit.
-struct Big {
-  mpfr_t v;
-  Big() { mpfr_init2(v, 300); }
-  ~Big() { mpfr_clear(v); }
-  Big(const Big&) = delete;
-  Big& operator=(const Big&) = delete;
-};
+constexpr mpfr_prec_t kGapBits = 300;  // the precision of g(x), see the accuracy note above
 
 // g(x) into out (300 bits): the difference of the enclosures' lower ends.
-void exact_gap(Quantity q, double x, Big& out) {
+void exact_gap(Quantity q, double x, Mpfr& out) {
   const ref::Enclosure t = ref::enclose(Form::tanh, q, x, 128);
   const ref::Enclosure e = ref::enclose(Form::erf, q, x, 128);
-  mpfr_sub(out.v, t.lo(), e.lo(), MPFR_RNDN);
+  mpfr_sub(out, t.lo(), e.lo(), MPFR_RNDN);
 }
 double exact_gap(Quantity q, double x) {
-  Big g;
+  Mpfr g(kGapBits);
   exact_gap(q, x, g);
-  return mpfr_get_d(g.v, MPFR_RNDN);
+  return mpfr_get_d(g, MPFR_RNDN);
 }
 
-std::string decimal17(const Big& g) {
+std::string decimal17(const Mpfr& g) {
   char buf[80];
-  mpfr_snprintf(buf, sizeof buf, "%.16Re", g.v);
+  mpfr_snprintf(buf, sizeof buf, "%.16Re", static_cast<mpfr_srcptr>(g));
   return buf;
 }
 
@@ -59,24 +53,24 @@ GapSup sup_of(Quantity q, const std::vector<double>& xs, const std::vector<doubl
   // (a comparison of doubles would stop at ~1e-8 relative in x: g is flat at its max).
   const double phi = (std::sqrt(5.0) - 1) / 2;
   double c = b - phi * (b - a), d = a + phi * (b - a);
-  Big fc, fd;
+  Mpfr fc(kGapBits), fd(kGapBits);
   exact_gap(q, c, fc);
   exact_gap(q, d, fd);
   for (int it = 0; it < 200 && b - a > 4 * (std::nextafter(b, INFINITY) - b); ++it) {
-    if (mpfr_cmpabs(fc.v, fd.v) >= 0) {
-      b = d; d = c; mpfr_swap(fd.v, fc.v);
+    if (mpfr_cmpabs(fc, fd) >= 0) {
+      b = d; d = c; mpfr_swap(fd, fc);
       c = b - phi * (b - a);
       exact_gap(q, c, fc);
     } else {
-      a = c; c = d; mpfr_swap(fc.v, fd.v);
+      a = c; c = d; mpfr_swap(fc, fd);
       d = a + phi * (b - a);
       exact_gap(q, d, fd);
     }
   }
-  const bool left = mpfr_cmpabs(fc.v, fd.v) >= 0;
-  const Big& best_g = left ? fc : fd;
+  const bool left = mpfr_cmpabs(fc, fd) >= 0;
+  const Mpfr& best_g = left ? fc : fd;
   GapSup s;
-  s.signed_gap = mpfr_get_d(best_g.v, MPFR_RNDN);
+  s.signed_gap = mpfr_get_d(best_g, MPFR_RNDN);
   s.sup = std::fabs(s.signed_gap);
   s.at = std::fabs(left ? c : d);
   s.sup_decimal = decimal17(best_g);

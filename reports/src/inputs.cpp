@@ -8,6 +8,7 @@
 #include <limits>
 
 #include "gelucheck/facts.hpp"
+#include "gelucheck/regions.hpp"
 #include "gelucheck/subject.hpp"
 #include "internal.hpp"
 
@@ -53,8 +54,8 @@ std::vector<double> hard_points(Format fmt) {
     for (const facts::Point& p : facts::hard_points) centres.push_back(p.x);
   else
     for (const facts::Point32& p : facts::hard_points32) centres.push_back(static_cast<double>(p.x));
+  for (double c : kRegionEdges) centres.push_back(c);
   for (double c : {
-           -38.6, -10.0, -1.0, 1.0, 10.0,  // region edges
            -3.0, -0.5, 0.5, 2.0,  // the course's table (docs/functions.md, "The textbook expressions")
            -20.0,                 // PyTorch's float64 erf form returns -0.0 here (docs/functions.md)
            max_finite, -max_finite, min_normal, -min_normal, min_sub, -min_sub})

@@ -14,6 +14,8 @@
 #include <string>
 #include <vector>
 
+#include "gelucheck/mpfr.hpp"
+
 namespace {
 
 using R = boost::multiprecision::number<boost::multiprecision::mpfr_float_backend<100>, boost::multiprecision::et_off>;  // ~332 bits
@@ -187,11 +189,9 @@ void exp_constants() {
   const R step = ln2 / 128;
   R hi36;
   {
-    mpfr_t t;
-    mpfr_init2(t, 36);
+    gelucheck::Mpfr t(36);
     mpfr_set(t, step.backend().data(), MPFR_RNDN);
     hi36 = R(mpfr_get_d(t, MPFR_RNDN));  // exact: 36 bits fit in a double
-    mpfr_clear(t);
   }
   std::printf("\n// ln(2)/128 = hi + lo (%s): hi = ln(2)/128 rounded to nearest with 36 significant bits (k * hi\n"
               "// is exact for |k| < 2^17), lo = RN64(ln(2)/128 - hi). For the fast paths' exp (gelu_fast.cpp).\n"

@@ -3,7 +3,6 @@
 // directly (for --impl accurate/naive: the wiring is what is under test), or are derived by hand
 // in the comments — never from eval's own output.
 #include <gtest/gtest.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cmath>
@@ -19,6 +18,7 @@
 #include "gelucheck/reference.hpp"
 #include "gelucheck/gelu.hpp"
 #include "gelucheck/process.hpp"
+#include "shell.hpp"
 
 namespace gelucheck {
 namespace {
@@ -49,9 +49,8 @@ Outcome gelucheck(const std::string& args, const std::string& input = "") {
   const std::string cmd = std::string("'") + GELUCHECK_BIN + "' " + args + " <'" +
                           (dir / "in").string() + "' >'" + (dir / "out").string() + "' 2>'" +
                           (dir / "err").string() + "'";
-  const int status = std::system(cmd.c_str());
   Outcome r;
-  r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  r.code = testing::shell(cmd).code;
   r.out = slurp(dir / "out");
   r.err = slurp(dir / "err");
   fs::remove_all(dir);
@@ -228,11 +227,10 @@ TEST(CliEval, AReadErrorOnStdinIsExitThree) {
     const std::string err = (std::filesystem::temp_directory_path() /
                              ("gelucheck_cli_stdin_" + std::to_string(::getpid()))).string();
     const std::string cmd = std::string("'") + GELUCHECK_BIN + "' eval " + redirect + " 2>'" + err + "'";
-    const int status = std::system(cmd.c_str());
+    const testing::ShellOutcome o = testing::shell(cmd);
     const std::string msg = slurp(err);
     std::filesystem::remove(err);
-    ASSERT_TRUE(WIFEXITED(status)) << redirect;
-    EXPECT_EQ(WEXITSTATUS(status), 3) << redirect << ": " << msg;
+    EXPECT_EQ(o.code, 3) << redirect << ": " << o.why << ": " << msg;
     EXPECT_NE(msg.find("cannot read standard input"), std::string::npos) << redirect << ": " << msg;
   }
 }
@@ -280,11 +278,10 @@ TEST(CliUsage, UnwritableStdoutIsAFailure) {
                              ("gelucheck_cli_full_" + std::to_string(::getpid()))).string();
     const std::string cmd = std::string("echo 1 | '") + GELUCHECK_BIN + "' " + args +
                             " >/dev/full 2>'" + err + "'";
-    const int status = std::system(cmd.c_str());
+    const testing::ShellOutcome o = testing::shell(cmd);
     const std::string msg = slurp(err);
     std::filesystem::remove(err);
-    ASSERT_TRUE(WIFEXITED(status)) << args;
-    EXPECT_EQ(WEXITSTATUS(status), 3) << args << ": " << msg;
+    EXPECT_EQ(o.code, 3) << args << ": " << o.why << ": " << msg;
     EXPECT_NE(msg, "") << args;
   }
 }

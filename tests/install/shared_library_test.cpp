@@ -7,7 +7,6 @@
 //    tests/library; here a wrong symbol, form or path would be off by far more than 1 ulp.
 // and checks that the .so exports the C API and nothing else (nm -D).
 #include <gtest/gtest.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cmath>
@@ -26,6 +25,7 @@
 #include "gelucheck/gelu.hpp"
 #include "gelucheck/measure.hpp"
 #include "gelucheck/reference.hpp"
+#include "shell.hpp"
 
 namespace gelucheck {
 namespace {
@@ -33,14 +33,9 @@ namespace {
 namespace fs = std::filesystem;
 
 std::string run(const std::string& cmd, int& code) {
-  std::string out;
-  FILE* p = ::popen(cmd.c_str(), "r");
-  if (p == nullptr) return out;
-  char buf[4096];
-  for (std::size_t k; (k = std::fread(buf, 1, sizeof buf, p)) > 0;) out.append(buf, k);
-  const int status = ::pclose(p);
-  code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return out;
+  const testing::ShellOutcome o = testing::shell(cmd);
+  code = o.code;
+  return o.code == 0 ? o.output : o.output + o.errors;
 }
 
 TEST(SharedLibrary, ExportsExactlyTheCApi) {
@@ -72,7 +67,7 @@ TEST(SharedLibrary, CProgramThroughDlopenAgreesWithTheLibraryAndTheReference) {
   const std::string out = run(std::string("'") + GELUCHECK_C_CLIENT + "' '" +
                                   GELUCHECK_SHARED_LIB + "' <'" + in.string() + "'", code);
   fs::remove(in);
-  ASSERT_EQ(code, 0) << "c_client failed (its FAIL lines are on stderr)\n" << out;
+  ASSERT_EQ(code, 0) << "c_client failed (its FAIL lines follow)\n" << out;
 
   std::map<std::tuple<std::string, int, int, std::size_t>, double> got;
   std::istringstream lines(out);

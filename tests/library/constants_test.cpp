@@ -9,6 +9,7 @@
 
 #include "gelucheck/constants.hpp"
 #include "gelucheck/gelu_kernel.hpp"
+#include "gelucheck/mpfr.hpp"
 #include "gelucheck/reference.hpp"
 #include "support.hpp"
 
@@ -19,11 +20,10 @@ namespace k = constants;
 
 // A 400-bit MPFR number with a few operations, enough to write each real once.
 struct M {
-  mpfr_t v;
-  M() { mpfr_init2(v, 400); }
-  explicit M(long n) : M() { mpfr_set_si(v, n, MPFR_RNDN); }
-  M(const M& o) : M() { mpfr_set(v, o.v, MPFR_RNDN); }
-  ~M() { mpfr_clear(v); }
+  Mpfr v{400};
+  M() = default;
+  explicit M(long n) { mpfr_set_si(v, n, MPFR_RNDN); }
+  M(const M&) = default;
   M& operator=(const M&) = delete;
   static M pi() { M r; mpfr_const_pi(r.v, MPFR_RNDN); return r; }
   friend M operator/(const M& a, const M& b) { M r; mpfr_div(r.v, a.v, b.v, MPFR_RNDN); return r; }

@@ -22,6 +22,7 @@
 
 #include "gelucheck/gelu_kernel.hpp"
 #include "gelucheck/measure.hpp"
+#include "gelucheck/mpfr.hpp"
 #include "gelucheck/reference.hpp"
 #include "support.hpp"
 
@@ -197,8 +198,7 @@ TEST(LibraryFastPath, Binary64TanhAcceptedResultsAreFaithful) {
 TEST(LibraryFastPath, ExpDoubleDoubleMeetsItsBound) {
   std::mt19937_64 rng(1618);  // fixed seed
   auto uni = [&](double a, double b) { return std::uniform_real_distribution<double>(a, b)(rng); };
-  mpfr_t y, v, d;
-  mpfr_inits2(200, y, v, d, static_cast<mpfr_ptr>(nullptr));
+  Mpfr y(200), v(200), d(200);
   double worst = 0, at = 0;
   for (int i = 0; i < 40000; ++i) {
     const double hi = i % 4 == 0 ? uni(-670, 700) : i % 4 == 1 ? uni(-1, 1) : i % 4 == 2 ? uni(-318, 0) : uni(0, 50);
@@ -215,7 +215,6 @@ TEST(LibraryFastPath, ExpDoubleDoubleMeetsItsBound) {
     EXPECT_LE(rel, detail::kFastExpRelBound) << "exp_dd at " << hex(hi) << " + " << hex(lo) << ": relative " << rel;
     if (rel > worst) worst = rel, at = hi;
   }
-  mpfr_clears(y, v, d, static_cast<mpfr_ptr>(nullptr));
   std::printf("[measured] exp_dd max relative error %.3g = 2^%.2f at %s (bound 2^-68)\n", worst, std::log2(worst),
               hex(at).c_str());
 }

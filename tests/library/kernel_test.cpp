@@ -10,6 +10,7 @@
 #include <random>
 
 #include "gelucheck/gelu_kernel.hpp"
+#include "gelucheck/mpfr.hpp"
 #include "gelucheck/reference.hpp"
 #include "support.hpp"
 
@@ -18,8 +19,7 @@ namespace {
 
 // max(|k - lo|, |k - hi|) / min(|lo|, |hi|): an upper bound of |k - f| / |f| for f in [lo, hi].
 double rel_error(long double k, const ref::Enclosure& y) {
-  mpfr_t d1, d2, m;
-  mpfr_inits2(256, d1, d2, m, static_cast<mpfr_ptr>(nullptr));
+  Mpfr d1(256), d2(256), m(256);
   mpfr_set_ld(d1, k, MPFR_RNDN);
   mpfr_sub(d1, d1, y.lo(), MPFR_RNDU);
   mpfr_abs(d1, d1, MPFR_RNDU);
@@ -32,7 +32,6 @@ double rel_error(long double k, const ref::Enclosure& y) {
   mpfr_min(m, m, d2, MPFR_RNDD);
   mpfr_div(d1, d1, m, MPFR_RNDU);
   const double r = mpfr_get_d(d1, MPFR_RNDU);
-  mpfr_clears(d1, d2, m, static_cast<mpfr_ptr>(nullptr));
   return r;
 }
 
@@ -72,8 +71,7 @@ TEST(LibraryKernel, RelativeErrorWithinTheDerivedBound) {
 // long double, 53: binary64 on normal results, docs/reference.md §5's ulp), against MPFR at 200 bits. A
 // double r or a converts to long double exactly.
 double ulps(long double r, long double a, int (*g)(mpfr_ptr, mpfr_srcptr, mpfr_rnd_t), int p) {
-  mpfr_t y, d;
-  mpfr_inits2(200, y, d, static_cast<mpfr_ptr>(nullptr));
+  Mpfr y(200), d(200);
   mpfr_set_ld(y, a, MPFR_RNDN);
   g(y, y, MPFR_RNDN);
   mpfr_set_ld(d, r, MPFR_RNDN);
@@ -81,7 +79,6 @@ double ulps(long double r, long double a, int (*g)(mpfr_ptr, mpfr_srcptr, mpfr_r
   mpfr_abs(d, d, MPFR_RNDN);
   mpfr_mul_2si(d, d, -(mpfr_get_exp(y) - p), MPFR_RNDN);  // ulp(y) = 2^(floor(log2 y) - (p - 1))
   const double u = mpfr_get_d(d, MPFR_RNDU);
-  mpfr_clears(y, d, static_cast<mpfr_ptr>(nullptr));
   return u;
 }
 

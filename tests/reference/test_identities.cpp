@@ -8,23 +8,11 @@
 #include <vector>
 
 #include "gelucheck/facts.hpp"
+#include "gelucheck/mpfr.hpp"
 #include "gelucheck/reference.hpp"
 
 namespace gelucheck {
 namespace {
-
-// Operations on enclosures may involve exponents beyond MPFR's default range.
-struct WideRange {
-  mpfr_exp_t emin = mpfr_get_emin(), emax = mpfr_get_emax();
-  WideRange() {
-    mpfr_set_emin(mpfr_get_emin_min());
-    mpfr_set_emax(mpfr_get_emax_max());
-  }
-  ~WideRange() {
-    mpfr_set_emin(emin);
-    mpfr_set_emax(emax);
-  }
-};
 
 std::vector<double> binade_points() {
   std::mt19937_64 rng(7);
@@ -40,10 +28,8 @@ std::vector<double> binade_points() {
 // f(x) - f(-x) = x and f'(x) + f'(-x) = 1 (docs/functions.md): the interval combination of the two
 // enclosures, rounded outward, must contain the exact right-hand side.
 TEST(ReferenceIdentities, OddAndEvenParts) {
-  WideRange wide;
-  mpfr_t a, b;
-  mpfr_init2(a, 2300);  // wide enough that the subtraction of 128-bit bounds is nearly exact
-  mpfr_init2(b, 2300);
+  MpfrRange wide;  // operations on enclosures may involve exponents beyond the default range
+  Mpfr a(2300), b(2300);  // wide enough that the subtraction of 128-bit bounds is nearly exact
   int n = 0;
   for (Form form : {Form::tanh, Form::erf})
     for (double x : binade_points()) {
@@ -61,18 +47,14 @@ TEST(ReferenceIdentities, OddAndEvenParts) {
           << name(form) << " derivative: f'(x) + f'(-x) misses 1 at x = " << hexfloat(x);
       ++n;
     }
-  mpfr_clear(a);
-  mpfr_clear(b);
   EXPECT_GE(n, 300);
 }
 
 // The contract of enclose(): lo <= hi, relative width <= 2^-bits (except results below MPFR's
 // range, whose bound nearer zero is a signed zero of the result's sign).
 TEST(ReferenceIdentities, EnclosureWidth) {
-  WideRange wide;
-  mpfr_t w, lim;
-  mpfr_init2(w, 64);
-  mpfr_init2(lim, 64);
+  MpfrRange wide;
+  Mpfr w(64), lim(64);
   for (Form form : {Form::tanh, Form::erf})
     for (Quantity q : {Quantity::value, Quantity::derivative})
       for (double x : binade_points())
@@ -90,8 +72,6 @@ TEST(ReferenceIdentities, EnclosureWidth) {
           EXPECT_TRUE(mpfr_lessequal_p(w, lim))
               << name(form) << " " << name(q) << " x = " << hexfloat(x) << " bits " << bits;
         }
-  mpfr_clear(w);
-  mpfr_clear(lim);
 }
 
 // The closed-form derivative against a numerical derivative of the value enclosures: Richardson
@@ -100,9 +80,8 @@ TEST(ReferenceIdentities, EnclosureWidth) {
 // tolerance 1e-11 has a wide margin). x ± h, x ± h/2 are exact doubles for |x| <= 50 and x a
 // multiple of 2^-13. Enclosure errors (2^-128 relative) are negligible even after dividing by h.
 TEST(ReferenceIdentities, NumericalDerivative) {
-  WideRange wide;
-  mpfr_t a, b, d1, d2;
-  for (mpfr_ptr v : {a, b, d1, d2}) mpfr_init2(v, 256);
+  MpfrRange wide;
+  Mpfr d1(256), d2(256);
   auto central = [&](Form form, double x, double h, mpfr_ptr out) {
     const ref::Enclosure p = ref::enclose(form, Quantity::value, x + h),
                          m = ref::enclose(form, Quantity::value, x - h);
@@ -125,7 +104,6 @@ TEST(ReferenceIdentities, NumericalDerivative) {
       EXPECT_NEAR(numeric, closed, 1e-11) << name(form) << " x = " << hexfloat(x);
       ++n;
     }
-  for (mpfr_ptr v : {a, b, d1, d2}) mpfr_clear(v);
   EXPECT_EQ(n, 50);
 }
 

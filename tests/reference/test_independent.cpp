@@ -41,8 +41,7 @@ std::vector<double> points(Form form) {
 }
 
 void check(Form form, Quantity q) {
-  mpfr_t y;
-  mpfr_init2(y, 64);
+  Mpfr y(64);
   int failures = 0;
   for (double x : points(form)) {
     testing::naive(y, form, q, x);
@@ -55,7 +54,6 @@ void check(Form form, Quantity q) {
                       << hexfloat(got);
     }
   }
-  mpfr_clear(y);
   EXPECT_EQ(failures, 0);
 }
 
@@ -66,8 +64,7 @@ TEST(ReferenceIndependent, ErfDerivative) { check(Form::erf, Quantity::derivativ
 
 // Decimal output against the same independent values: 17 and 40 significant digits.
 TEST(ReferenceIndependent, Decimal) {
-  mpfr_t y;
-  mpfr_init2(y, 64);
+  Mpfr y(64);
   for (Form form : {Form::tanh, Form::erf})
     for (Quantity q : {Quantity::value, Quantity::derivative})
       for (double x : {-30.0, -12.5, -3.0, -0.75, -0x1p-30, 0x1p-30, 0.5, 2.0, 7.25})
@@ -86,7 +83,6 @@ TEST(ReferenceIndependent, Decimal) {
           EXPECT_EQ(std::stol(got.substr(got.find('e') + 1)), static_cast<long>(e) - 1)
               << name(form) << " " << name(q) << " x = " << hexfloat(x);
         }
-  mpfr_clear(y);
 }
 
 }  // namespace

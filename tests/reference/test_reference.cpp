@@ -9,6 +9,7 @@
 #include <mpfr.h>
 
 #include "gelucheck/facts.hpp"
+#include "gelucheck/mpfr.hpp"
 #include "gelucheck/reference.hpp"
 
 namespace gelucheck {
@@ -55,11 +56,9 @@ TEST(Reference, MinimaAtTheArgmins) {
 double gap(Quantity q, double x) {
   // The difference of the two 128-bit enclosures, taken in MPFR (no cancellation in doubles).
   const ref::Enclosure t = ref::enclose(Form::tanh, q, x), e = ref::enclose(Form::erf, q, x);
-  mpfr_t d;
-  mpfr_init2(d, 200);
+  Mpfr d(200);
   mpfr_sub(d, t.lo(), e.lo(), MPFR_RNDN);
   const double r = mpfr_get_d(d, MPFR_RNDN);
-  mpfr_clear(d);
   return std::fabs(r);
 }
 
@@ -122,15 +121,13 @@ TEST(Reference, AllUnderflowPointsOfTheFacts) {
 
 // facts::cube_overflow and f32_cube_overflow are cbrt(max finite) rounded to nearest (MPFR).
 TEST(Reference, CubeOverflowPointsOfTheFacts) {
-  mpfr_t c;
-  mpfr_init2(c, 200);
+  Mpfr c(200);
   mpfr_set_d(c, DBL_MAX, MPFR_RNDN);
   mpfr_cbrt(c, c, MPFR_RNDN);
   EXPECT_BITS(mpfr_get_d(c, MPFR_RNDN), facts::cube_overflow);
   mpfr_set_d(c, static_cast<double>(FLT_MAX), MPFR_RNDN);
   mpfr_cbrt(c, c, MPFR_RNDN);
   EXPECT_BITS(mpfr_get_flt(c, MPFR_RNDN), facts::f32_cube_overflow);
-  mpfr_clear(c);
 }
 
 TEST(Reference, SpecialsAndExactCases) {

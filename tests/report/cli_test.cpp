@@ -2,7 +2,6 @@
 // the atomic write, the gate (a planted regression, a failing property, a missing suite).
 #include <gtest/gtest.h>
 #include <stdlib.h>
-#include <sys/wait.h>
 
 #include <filesystem>
 #include <fstream>
@@ -10,6 +9,8 @@
 #include <string>
 
 #include <nlohmann/json.hpp>
+
+#include "shell.hpp"
 
 namespace {
 
@@ -41,9 +42,8 @@ class ReportCli : public ::testing::Test {
     const fs::path o = dir / "stdout.txt", e = dir / "stderr.txt";
     const std::string cmd = env + " '" GELUCHECK_EXE "' " + args + " >'" + o.string() + "' 2>'" +
                             e.string() + "' </dev/null";
-    const int st = std::system(cmd.c_str());
     Result r;
-    r.code = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+    r.code = gelucheck::testing::shell(cmd).code;
     r.out = slurp(o);
     r.err = slurp(e);
     fs::remove(o);
@@ -72,15 +72,22 @@ TEST_F(ReportCli, UnknownOptionIsAUsageError) {
 }
 
 TEST_F(ReportCli, BadSeedOrPointsIsAUsageErrorAndWritesNothing) {
-  for (const char* bad : {"abc", "-1", "18446744073709551616", "1.5", "0x", "''"}) {
+  for (const char* bad : {"abc", "-1", "18446744073709551616", "1.5", "0x", "''", "+1", "' 1'",
+                          "0x10000000000000000"}) {
     const Result r = run("report --out '" + (dir / "r").string() + "' --seed " + bad);
     EXPECT_EQ(r.code, 2) << bad << ": " << r.err;
     EXPECT_NE(r.err.find("--seed"), std::string::npos) << bad << ": " << r.err;
   }
-  for (const char* bad : {"0", "15", "1e3", "abc", "100000001", "-5"}) {
+  for (const char* bad : {"0", "15", "1e3", "abc", "100000001", "-5", "+16", "0xf"}) {
     const Result r = run("report --out '" + (dir / "r").string() + "' --points " + bad);
     EXPECT_EQ(r.code, 2) << bad << ": " << r.err;
     EXPECT_NE(r.err.find("--points"), std::string::npos) << bad << ": " << r.err;
+  }
+  // CLI11's own conversion alone (strtoull) would take "+2" and " 2" as 2.
+  for (const char* bad : {"0", "65", "-1", "+2", "' 2'", "2.0", "4294967298"}) {
+    const Result r = run("report --out '" + (dir / "r").string() + "' --threads " + bad);
+    EXPECT_EQ(r.code, 2) << bad << ": " << r.err;
+    EXPECT_NE(r.err.find("--threads"), std::string::npos) << bad << ": " << r.err;
   }
   EXPECT_TRUE(entries().empty());
 }

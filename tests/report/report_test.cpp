@@ -16,6 +16,7 @@
 #include "gelucheck/facts.hpp"
 #include "gelucheck/gelu.hpp"
 #include "gelucheck/measure.hpp"
+#include "gelucheck/mpfr.hpp"
 #include "gelucheck/reference.hpp"
 #include "gelucheck/report.hpp"
 
@@ -187,11 +188,9 @@ TEST(ReportAgreement, OverallRowsMatchAnIndependentLoop) {
       if (y_subnormal && faithful) ++underflows;
       else if (!std::isnan(e.rel)) max_rel = std::max(max_rel, e.rel);
       if (std::isfinite(e.abs) && mpfr_number_p(y.lo()) && mpfr_number_p(y.hi())) {
-        mpfr_t w;
-        mpfr_init2(w, 400);
+        Mpfr w(400);
         mpfr_sub(w, y.hi(), y.lo(), MPFR_RNDU);
         const double hw = mpfr_get_d(w, MPFR_RNDU) / 2;
-        mpfr_clear(w);
         if (e.abs <= hw) ++unresolved;
         else max_abs = std::max(max_abs, e.abs);
       } else if (!std::isnan(e.abs)) {

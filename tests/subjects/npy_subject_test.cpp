@@ -27,6 +27,7 @@
 #include "gelucheck/reference.hpp"
 #include "npy_files.hpp"
 #include "npy_subject.hpp"
+#include "shell.hpp"
 
 namespace gelucheck::subject {
 namespace {
@@ -364,17 +365,13 @@ TEST(NpySubject, FilesOutsideTheConventionAreNamed) {
 
 bool python_has(const std::string& module) {
   const std::string cmd = std::string(GELUCHECK_PYTHON) + " -c 'import " + module + "' 2>/dev/null";
-  return std::system(cmd.c_str()) == 0;
+  return gelucheck::testing::shell(cmd).code == 0;
 }
 
+// What `cmd` writes to stdout; when it fails, "(failed)" and what it wrote to stderr follow.
 std::string run(const std::string& cmd) {
-  std::string out;
-  if (std::FILE* p = popen(cmd.c_str(), "r")) {
-    char buf[4096];
-    for (std::size_t got; (got = std::fread(buf, 1, sizeof buf, p)) > 0;) out.append(buf, got);
-    if (pclose(p) != 0) out += "\n(failed)";
-  }
-  return out;
+  const gelucheck::testing::ShellOutcome o = gelucheck::testing::shell(cmd);
+  return o.code == 0 ? o.output : o.output + "\n(failed)\n" + o.errors;
 }
 
 std::optional<Op> op_named(const std::string& s) {  // "tanh.forward.f32"
@@ -435,7 +432,8 @@ class TorchArrays : public ::testing::Test {
     dir_ = new TempDir();
     const std::string cmd = std::string(GELUCHECK_PYTHON) + " " + GELUCHECK_SAVE_ARRAYS +
                             " --torch " + dir_->path() + " >/dev/null 2>&1";
-    saved_ = std::system(cmd.c_str()) == 0;
+    // Importing torch and saving its arrays takes seconds; five minutes cover a loaded machine.
+    saved_ = gelucheck::testing::shell(cmd, std::chrono::minutes(5)).code == 0;
   }
   static void TearDownTestSuite() {
     delete dir_;

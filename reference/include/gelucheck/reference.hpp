@@ -9,6 +9,7 @@
 #include <string>
 
 #include "gelucheck/common.hpp"
+#include "gelucheck/mpfr.hpp"
 
 namespace gelucheck::ref {
 
@@ -36,8 +37,8 @@ std::string decimal(Form form, Quantity q, double x, int digits);
 // Exception: when |f(x)| lies below MPFR's exponent range (|f| < 2^(mpfr_get_emin_min()-1),
 // e.g. the tanh form's value at x < ~-3.5e6) no such width is possible; then the bound nearer
 // zero is a signed zero of f's sign and the other the tightest nonzero bound found.
-// lo and hi may have exponents outside MPFR's default range: operate on them under
-// mpfr_set_emin(mpfr_get_emin_min()) / mpfr_set_emax(mpfr_get_emax_max()).
+// lo and hi may have exponents outside MPFR's default range: operate on them under the widest
+// range (a gelucheck::MpfrRange guard, gelucheck/mpfr.hpp).
 //
 // An enclosure made by enclose() also carries, decided exactly (see docs/reference.md), for each
 // binary format: f(x) rounded to nearest-even, down and up, and floor(log2|f(x)|), so that
@@ -67,7 +68,7 @@ class Enclosure {
 
  private:
   friend Enclosure enclose(Form form, Quantity q, double x, int bits);
-  mpfr_t lo_, hi_;
+  Mpfr lo_{64}, hi_{64};  // NaN until enclose() sets them
   bool decided_ = false;
   double rn_[4], rd_[4], ru_[4];
   long floor_log2_ = 0;

@@ -18,6 +18,7 @@
 #include "gelucheck/claim.hpp"
 #include "gelucheck/common.hpp"
 #include "gelucheck/harness.hpp"
+#include "gelucheck/regions.hpp"
 #include "gelucheck/subject.hpp"
 
 namespace gelucheck::report {
@@ -30,17 +31,13 @@ inline constexpr std::size_t kDefaultPoints = 50000;
 inline constexpr std::size_t kMinPoints = 16;
 inline constexpr std::size_t kMaxPoints = 100000000;
 
-// The regions of x in which the error is summarised (docs/functions.md: where the naive formulas fail).
-// They partition the non-NaN inputs, except `subnormal`, which overlaps [-1, 1]; `overall` has
-// every input, NaN included.
-enum class Region { below_m38_6, m38_6_m10, m10_m1, m1_1, p1_10, above_10, subnormal, overall };
-inline constexpr Region kRegions[] = {Region::below_m38_6, Region::m38_6_m10, Region::m10_m1,
-                                      Region::m1_1,        Region::p1_10,     Region::above_10,
-                                      Region::subnormal,   Region::overall};
-const char* region_name(Region r);   // "x < -38.6", ..., "subnormal |x|", "overall"
-const char* region_key(Region r);    // JSON key: "below_-38.6", ..., "subnormal", "overall"
-// The regions an input of format `fmt` belongs to (always includes overall).
-std::vector<Region> regions_of(double x, Format fmt);
+// The regions of x in which the error is summarised: the one table of gelucheck/regions.hpp
+// (names, JSON keys, regions_of), which the property suite's tags use too.
+using gelucheck::kRegions;
+using gelucheck::Region;
+using gelucheck::region_key;
+using gelucheck::region_name;
+using gelucheck::regions_of;
 
 struct Options {
   std::uint64_t seed = kDefaultSeed;
