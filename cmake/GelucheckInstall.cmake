@@ -14,12 +14,14 @@
 # tests a consumer project against it.
 include(CMakePackageConfigHelpers)
 set_target_properties(gelucheck_common PROPERTIES EXPORT_NAME common)
-set_target_properties(gelucheck_gelu PROPERTIES EXPORT_NAME gelu)
-set_target_properties(gelucheck_gelu_shared PROPERTIES EXPORT_NAME gelu_shared)
 set_target_properties(gelucheck_reference PROPERTIES EXPORT_NAME reference)
 set_target_properties(gelucheck PROPERTIES EXPORT_NAME gelucheck)
-set(_exported gelucheck_common gelucheck_gelu gelucheck_gelu_shared gelucheck_reference
-              gelucheck_subject_abi gelucheck)
+set(_exported gelucheck_common gelucheck_reference gelucheck_subject_abi gelucheck)
+if(GELUCHECK_WITH_LIBRARY)
+  set_target_properties(gelucheck_gelu PROPERTIES EXPORT_NAME gelu)
+  set_target_properties(gelucheck_gelu_shared PROPERTIES EXPORT_NAME gelu_shared)
+  list(APPEND _exported gelucheck_gelu gelucheck_gelu_shared)
+endif()
 set(GELUCHECK_INSTALLS_PROPTESTS OFF)
 if(TARGET gelucheck_proptests)
   set_target_properties(gelucheck_proptests PROPERTIES EXPORT_NAME proptests)
@@ -42,10 +44,11 @@ set(GELUCHECK_PUBLIC_HEADERS
     common/include/gelucheck/facts.hpp
     reference/include/gelucheck/reference.hpp
     reference/include/gelucheck/measure.hpp
-    src/include/gelucheck/gelu.hpp
-    src/include/gelucheck/gelu_c.h
-    src/include/gelucheck/claims.hpp
     subjects/include/gelucheck/subject_abi.h)
+if(GELUCHECK_WITH_LIBRARY)
+  list(APPEND GELUCHECK_PUBLIC_HEADERS src/include/gelucheck/gelu.hpp
+       src/include/gelucheck/gelu_c.h src/include/gelucheck/claims.hpp)
+endif()
 if(TARGET gelucheck_gtest)
   list(APPEND GELUCHECK_PUBLIC_HEADERS gtest/include/gelucheck/gtest.hpp)
 endif()
