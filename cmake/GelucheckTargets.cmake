@@ -9,6 +9,8 @@ set(GELUCHECK_FP_FLAGS -ffp-contract=off -fno-fast-math)
 
 set(GELUCHECK_SANITIZE_FLAGS -fsanitize=address,undefined)
 
+include(GoogleTest)  # gtest_discover_tests
+
 # Builds tgt with the sanitizers when GELUCHECK_SANITIZE is on (also for targets, such as the C
 # client of the shared library, that do not take the project's warning flags). A fuzzing build
 # (GELUCHECK_FUZZ, clang) instruments every target for libFuzzer's coverage as well.
@@ -33,19 +35,50 @@ function(gelucheck_target_defaults tgt)
   gelucheck_target_sanitize(${tgt})
 endfunction()
 
-# gelucheck_add_test(NAME name SOURCES ... LIBS ... [LABELS ...] [ARGS ...] [TIMEOUT s])
-# One GoogleTest executable registered as one CTest test (fast suites) with the project's flags.
+# gelucheck_add_test(NAME name SOURCES ... LIBS ... [LABELS ...] [ARGS ...] [FILTER pattern]
+#                    [TIMEOUT s])
+# One GoogleTest executable with the project's flags, each of its tests its own CTest test named
+# NAME.Suite.Test (gtest_discover_tests, which lists them when CTest starts: dashboards and
+# `ctest -R` see single tests). LABELS (the layer: docs/architecture.md, "Tests and labels") and
+# TIMEOUT apply to each; ARGS are passed to each; FILTER (a --gtest_filter pattern) restricts
+# which of the executable's tests are registered.
 function(gelucheck_add_test)
-  cmake_parse_arguments(T "" "NAME;TIMEOUT" "SOURCES;LIBS;LABELS;ARGS" ${ARGN})
+  cmake_parse_arguments(T "" "NAME;TIMEOUT;FILTER" "SOURCES;LIBS;LABELS;ARGS" ${ARGN})
   add_executable(${T_NAME} ${T_SOURCES})
   gelucheck_target_defaults(${T_NAME})
   target_link_libraries(${T_NAME} PRIVATE ${T_LIBS} GTest::gtest GTest::gtest_main)
-  add_test(NAME ${T_NAME} COMMAND ${T_NAME} ${T_ARGS})
-  if(T_LABELS)
-    set_tests_properties(${T_NAME} PROPERTIES LABELS "${T_LABELS}")
+  gelucheck_discover_tests(${T_NAME} PREFIX ${T_NAME} LABELS ${T_LABELS} ARGS ${T_ARGS}
+                           FILTER "${T_FILTER}" TIMEOUT "${T_TIMEOUT}")
+endfunction()
+
+# gelucheck_discover_tests(target PREFIX p [LABELS ...] [ARGS ...] [FILTER pattern]
+#                          [TIMEOUT s] [ENVIRONMENT VAR=value ...])
+# Registers each GoogleTest test of an executable target as the CTest test p.Suite.Test (the
+# property suite calls it once per subject it is run on, with a prefix of its own).
+function(gelucheck_discover_tests tgt)
+  cmake_parse_arguments(D "" "PREFIX;TIMEOUT;FILTER" "LABELS;ARGS;ENVIRONMENT" ${ARGN})
+  set(filter "")
+  if(D_FILTER)
+    set(filter TEST_FILTER "${D_FILTER}")
   endif()
-  if(T_TIMEOUT)
-    set_tests_properties(${T_NAME} PROPERTIES TIMEOUT ${T_TIMEOUT})
+  # Listed when CTest starts (PRE_TEST), not after each link: a build does not run the tests'
+  # executables, and a listing that fails is a failing `ctest`, not a failing build.
+  gtest_discover_tests(${tgt} TEST_PREFIX "${D_PREFIX}." EXTRA_ARGS ${D_ARGS} ${filter}
+                       TEST_LIST ${D_PREFIX}_TESTS DISCOVERY_MODE PRE_TEST DISCOVERY_TIMEOUT 60)
+  # The properties are set by a script CTest reads after the listing (a list-valued property,
+  # such as two labels, does not survive gtest_discover_tests' PROPERTIES).
+  set(props "")
+  foreach(p LABELS TIMEOUT ENVIRONMENT)
+    if(D_${p})
+      string(APPEND props " ${p} [==[${D_${p}}]==]")
+    endif()
+  endforeach()
+  if(props)
+    set(script ${CMAKE_CURRENT_BINARY_DIR}/${D_PREFIX}_properties.cmake)
+    file(WRITE ${script} "if(${D_PREFIX}_TESTS)\n"
+                         "  set_tests_properties(\${${D_PREFIX}_TESTS} PROPERTIES${props})\n"
+                         "endif()\n")
+    set_property(DIRECTORY APPEND PROPERTY TEST_INCLUDE_FILES ${script})
   endif()
 endfunction()
 

@@ -99,7 +99,11 @@ Properties run_properties(const Options& opt, const std::string& spec,
     p.reason = "--no-properties";
     return p;
   }
-  p.executable = opt.proptests.empty() ? GELUCHECK_DEFAULT_PROPTESTS : opt.proptests;
+  // An installed gelucheck has the suite beside it (both in bin/); one run from its build tree
+  // has the build's.
+  const std::string beside = process::self_dir() + "/gelucheck_proptests";
+  const std::string found = access(beside.c_str(), X_OK) == 0 ? beside : GELUCHECK_DEFAULT_PROPTESTS;
+  p.executable = opt.proptests.empty() ? found : opt.proptests;
   if (p.executable.empty()) {
     p.status = "unavailable";
     p.reason = "gelucheck was built without the property suite (gelucheck_proptests); pass "

@@ -26,11 +26,12 @@ std::string utc_now() {
   return buf;
 }
 
-// A total order on doubles that keeps -0 before +0 and NaNs last (for sorting recorded inputs).
-long double bits_order(double x) {
-  if (std::isnan(x)) return std::numeric_limits<long double>::infinity();
-  if (x == 0) return std::signbit(x) ? -std::numeric_limits<long double>::denorm_min() : 0.0L;
-  return x;
+// A strict weak order on doubles that keeps -0 before +0 and NaNs last (for sorting recorded
+// inputs); no wider type needed, so no dependence on what long double is.
+bool bits_before(double a, double b) {
+  if (std::isnan(a) || std::isnan(b)) return !std::isnan(a) && std::isnan(b);
+  if (a != b) return a < b;
+  return std::signbit(a) && !std::signbit(b);  // -0 before +0
 }
 
 }  // namespace
@@ -159,7 +160,7 @@ Report run(const Options& opt) {
       for (const subject::Op& op : subs[s]->capabilities().ops)
         if (op.format == fmt)
           for (double x : subs[s]->recorded_inputs(op)) xs.push_back(x);
-      std::sort(xs.begin(), xs.end(), [](double a, double b) { return bits_order(a) < bits_order(b); });
+      std::sort(xs.begin(), xs.end(), bits_before);
       xs.erase(std::unique(xs.begin(), xs.end(), [](double a, double b) { return same_bits(a, b); }),
                xs.end());
       std::vector<Row> rows = campaign(fmt, xs, false, {s}, subs, r.subjects, opt, progress);

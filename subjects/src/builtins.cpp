@@ -2,6 +2,9 @@
 // correctly rounded reference, and the deliberately broken variants — each the accurate library
 // with one realistic mistake, claiming what the library claims, so that the checks must catch it.
 // They reach src/ and reference/ here and nowhere else among the checks (subject.hpp).
+// A build without the library (GELUCHECK_WITH_LIBRARY=0: no x87 long double, docs/architecture.md)
+// has no accurate and naive; its broken variants are the reference with the same mistakes,
+// claiming what the reference claims.
 #include "builtins.hpp"
 
 #include <cmath>
@@ -10,14 +13,30 @@
 #include <stdexcept>
 #include <vector>
 
+#include "gelucheck/reference.hpp"
+#ifndef GELUCHECK_WITH_LIBRARY
+#error "GELUCHECK_WITH_LIBRARY (1 or 0) is defined by the top-level CMakeLists.txt"
+#endif
+#if GELUCHECK_WITH_LIBRARY
 #include "gelucheck/claims.hpp"
 #include "gelucheck/constants.hpp"
 #include "gelucheck/gelu.hpp"
-#include "gelucheck/reference.hpp"
+#endif
 
 namespace gelucheck::subject {
 namespace {
 
+#if GELUCHECK_WITH_LIBRARY
+constexpr double kSqrt2OverPi = constants::kSqrt2OverPi;
+constexpr double kCubic = constants::kCubic;
+#else
+// The tanh form's coefficients as src/include/gelucheck/constants.hpp has them: RN(√(2/π)) (mpmath
+// at 200 bits gives the same) and RN(0.044715).
+constexpr double kSqrt2OverPi = 0x1.9884533d43651p-1;
+constexpr double kCubic = 0.044715;
+#endif
+
+#if GELUCHECK_WITH_LIBRARY
 // ---------------------------------------------------------------------------------------------
 // The library behind the door: map/backward over (possibly strided) views, as a user calls it.
 
@@ -107,12 +126,18 @@ class LibrarySubject : public Subject {
   Path path_;
 };
 
+// What the broken variants wrap: the accurate library.
+struct Accurate final : LibrarySubject {
+  Accurate() : LibrarySubject(Path::accurate) {}
+};
+#endif  // GELUCHECK_WITH_LIBRARY
+
 // ---------------------------------------------------------------------------------------------
 // The reference: value and derivative correctly rounded to the format. Its backward with dy = 1 is
 // the correctly rounded derivative; for other dy it is RN_fmt(dy · RN64(f'(x))) (two roundings:
 // the reference computes f', not the product), and it claims only the derivative (dy = 1).
 
-class ReferenceSubject final : public Subject {
+class ReferenceSubject : public Subject {
  public:
   std::string spec() const override { return "reference"; }
   std::string describe() const override {
@@ -154,8 +179,13 @@ class ReferenceSubject final : public Subject {
   }
 };
 
+#if !GELUCHECK_WITH_LIBRARY
+using Accurate = ReferenceSubject;  // without the library, the broken variants wrap the reference
+#endif
+
 // ---------------------------------------------------------------------------------------------
-// Broken variants. Each wraps the accurate library and changes one thing.
+// Broken variants. Each wraps the accurate library (the reference, without it) and changes one
+// thing.
 
 class Broken : public Subject {
  public:
@@ -167,7 +197,7 @@ class Broken : public Subject {
   Status call(const Call& c) override { return lib_.call(c); }
 
  protected:
-  LibrarySubject lib_{Path::accurate};
+  Accurate lib_;
   // Results as doubles and back (values of the format, exact both ways).
   static std::vector<double> get(const Call& c) { return decode(c.op.format, c.out, c.n); }
   static void put(const Call& c, const std::vector<double>& r) {
@@ -209,7 +239,7 @@ struct ChangedConstant final : Broken {
     if (c.op.form != Form::tanh) return lib_.call(c);
     return forward_edited(c, [&](double x, double r) {
       if (!std::isfinite(x) || std::fabs(x) >= 1e100) return r;
-      const double u = constants::kSqrt2OverPi * (x + 0.0447 * (x * x * x));
+      const double u = kSqrt2OverPi * (x + 0.0447 * (x * x * x));
       return round_to_format(x / (1.0 + std::exp(-2.0 * u)), c.op.format);
     });
   }
@@ -246,7 +276,7 @@ struct DerivMissingTerm final : Broken {
       if (c.op.form == Form::erf) {
         d = 0.5 * std::erfc(-x[i] * 0x1.6a09e667f3bcdp-1);  // x·(1/√2)
       } else {
-        const double u = constants::kSqrt2OverPi * (x[i] + constants::kCubic * (x[i] * x[i] * x[i]));
+        const double u = kSqrt2OverPi * (x[i] + kCubic * (x[i] * x[i] * x[i]));
         d = 1.0 / (1.0 + std::exp(-2.0 * u));
       }
       r[i] = round_to_format(dy[i] * d, c.op.format);
@@ -299,10 +329,14 @@ struct WritesInput final : Broken {
 };
 
 // A "vectorised" kernel in blocks of 8 whose scalar tail (the last n mod 8 elements of a call)
-// was written separately and computes through the naive path: an element's bits depend on where
-// it sits.
+// was written separately and computes through the naive path (without the library: one ulp away
+// from zero): an element's bits depend on where it sits.
 struct VectorTail final : Broken {
+#if GELUCHECK_WITH_LIBRARY
   VectorTail() : Broken("vector-tail", "the last n mod 8 elements of a call take the naive path") {}
+#else
+  VectorTail() : Broken("vector-tail", "the last n mod 8 elements of a call are one ulp off") {}
+#endif
   Status call(const Call& c) override {
     const std::size_t body = c.n - c.n % 8, w = element_size(c.op.format);
     Call head = c, tail = c;
@@ -312,9 +346,19 @@ struct VectorTail final : Broken {
     tail.dy = c.dy ? static_cast<const unsigned char*>(c.dy) + body * w : nullptr;
     tail.out = static_cast<unsigned char*>(c.out) + body * w;
     if (Status s = lib_.call(head); !s.ok()) return s;
+#if GELUCHECK_WITH_LIBRARY
     return naive_.call(tail);
   }
   LibrarySubject naive_{Path::naive};
+#else
+    const Status s = lib_.call(tail);
+    if (!s.ok()) return s;
+    std::vector<double> r = get(tail);
+    for (double& v : r) v = away(c.op.format, v);
+    put(tail, r);
+    return s;
+  }
+#endif
 };
 
 // Non-deterministic: every second call moves its results in [-10, -1) one ulp away from zero
@@ -462,8 +506,16 @@ constexpr BrokenEntry kBroken[] = {
 }  // namespace
 
 std::unique_ptr<Subject> open_builtin(std::string_view spec) {
+#if GELUCHECK_WITH_LIBRARY
   if (spec == "accurate") return std::make_unique<LibrarySubject>(Path::accurate);
   if (spec == "naive") return std::make_unique<LibrarySubject>(Path::naive);
+#else
+  if (spec == "accurate" || spec == "naive")
+    throw SpecError(SpecError::Kind::unavailable,
+                    std::string(spec) + ": this gelucheck was built without the library under "
+                    "test (GELUCHECK_WITH_LIBRARY=OFF, where long double is not x87's 80-bit "
+                    "format)");
+#endif
   if (spec == "reference") return std::make_unique<ReferenceSubject>();
   if (spec.rfind("broken:", 0) != 0) return nullptr;
   const std::string_view name = spec.substr(7);

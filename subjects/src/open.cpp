@@ -33,10 +33,19 @@ namespace {
 
 bool readable(const std::string& p) { return !p.empty() && access(p.c_str(), R_OK) == 0; }
 
-// The first readable path: beside the running executable (an installation: bin/../share, bin/../lib),
-// else the build tree's.
+// Where an installation keeps its data and libraries, relative to the directory of its
+// executables (GNUInstallDirs: "../share", "../lib" or "../lib/x86_64-linux-gnu").
+#ifndef GELUCHECK_BIN_TO_DATADIR
+#define GELUCHECK_BIN_TO_DATADIR "../share"
+#endif
+#ifndef GELUCHECK_BIN_TO_LIBDIR
+#define GELUCHECK_BIN_TO_LIBDIR "../lib"
+#endif
+
+// The first readable path: beside the running executable (an installation: `installed` under the
+// installation's data or library directory), else the build tree's.
 std::string locate(const std::string& installed, const char* build) {
-  const std::string beside = process::self_dir() + "/../" + installed;
+  const std::string beside = process::self_dir() + "/" + installed;
   if (readable(beside)) return beside;
   return readable(build) ? build : "";
 }
@@ -68,11 +77,11 @@ bool has_module(const std::string& python, const std::string& module) {
 namespace {
 
 std::string torch_adapter() {
-  return locate("share/gelucheck/adapters/python/torch_subject.py",
+  return locate(GELUCHECK_BIN_TO_DATADIR "/gelucheck/adapters/python/torch_subject.py",
                 (std::string(GELUCHECK_ADAPTERS_SOURCE_DIR) + "/python/torch_subject.py").c_str());
 }
 std::string onednn_library() {
-  return locate("lib/libgelucheck_onednn.so", GELUCHECK_ONEDNN_BUILD_PATH);
+  return locate(GELUCHECK_BIN_TO_LIBDIR "/libgelucheck_onednn.so", GELUCHECK_ONEDNN_BUILD_PATH);
 }
 
 // A peer by its short name: the subject behind it is the adapter's (cmd: or lib:), but reports

@@ -21,6 +21,10 @@
 #include "gelucheck/regions.hpp"
 #include "gelucheck/subject.hpp"
 
+#ifndef GELUCHECK_WITH_LIBRARY
+#error "GELUCHECK_WITH_LIBRARY (1 or 0) is defined by the top-level CMakeLists.txt"
+#endif
+
 namespace gelucheck::report {
 
 inline constexpr const char* kSchema = "gelucheck.report/2";
@@ -53,7 +57,11 @@ struct Options {
   // (the built-ins') or, where `claims` is non-empty, to those items (ClaimSet::apply) — the
   // claims of `gelucheck check --claim`; a subject with neither is measured against nothing
   // (`claim: none`) but still gets the framework-default verdict column.
+#if GELUCHECK_WITH_LIBRARY
   std::vector<std::string> subjects = {"accurate", "naive"};
+#else
+  std::vector<std::string> subjects = {"reference"};  // built without the library under test
+#endif
   std::vector<std::string> claims;
   // Every (function, format) a subject does not claim itself is held to Claim::framework_default
   // (before the `claims` items apply); false: to nothing.
