@@ -3,8 +3,10 @@
 #include "gelucheck/fast_reference.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <stdexcept>
 
+#include "fast_path.hpp"
 #include "gelucheck/reference.hpp"
 #include "mpfr_support.hpp"
 
@@ -46,7 +48,10 @@ void set_approx(const Enclosure& e, Rounded& r) {
   r.lo = mpfr_get_d(t.v, MPFR_RNDN);
 }
 
-bool is_value_of(double x, Format fmt) { return same_bits(round_to_format(x, fmt), x); }
+bool is_value_of(double x, Format fmt) {
+  if (fmt == Format::binary32) return std::isnan(x) || static_cast<double>(static_cast<float>(x)) == x;
+  return same_bits(round_to_format(x, fmt), x);
+}
 
 }  // namespace
 
@@ -69,12 +74,19 @@ void round_batch(Form form, Quantity q, Format fmt, std::span<const double> x,
     if (!is_value_of(v, fmt))
       throw std::invalid_argument("round_batch: x = " + hexfloat(v) + " is not a value of " +
                                   std::string(name(fmt)));
-  std::uint64_t fallback = 0;
+  std::uint64_t fast = 0, fallback = 0;
   for (std::size_t i = 0; i < x.size(); ++i) {
-    out[i] = round_mpfr(form, q, fmt, x[i]);
-    ++fallback;
+    if (fmt != Format::binary64 && fast::evaluate(form, q, fmt, x[i], out[i])) {
+      ++fast;
+    } else {
+      out[i] = round_mpfr(form, q, fmt, x[i]);
+      ++fallback;
+    }
   }
-  if (stats != nullptr) stats->fallback += fallback;
+  if (stats != nullptr) {
+    stats->fast += fast;
+    stats->fallback += fallback;
+  }
 }
 
 }  // namespace gelucheck::ref

@@ -5,7 +5,11 @@
 
 #include <cmath>
 #include <initializer_list>
+#include <cstdio>
 #include <random>
+#include <span>
+#include <string>
+#include <thread>
 #include <vector>
 
 #include "gelucheck/facts.hpp"
@@ -89,6 +93,84 @@ TEST(FastReference, AgreesWithMpfrOnASample) {
           const std::string msg = compare(form, q, fmt, xs[i], out[i]);
           EXPECT_TRUE(msg.empty()) << msg;
         }
+      }
+}
+
+// Every x of `xs` through round_batch, compared with enclose(); the messages of the disagreements
+// (at most 20) and the counts. Two threads (the default tier's budget is seconds).
+struct Sweep {
+  std::vector<std::string> bad;
+  std::uint64_t n = 0, fallback = 0;
+};
+Sweep sweep(Form form, Quantity q, Format fmt, const std::vector<double>& xs) {
+  Sweep s;
+  std::vector<ref::Rounded> out(xs.size());
+  ref::FastStats stats;
+  std::vector<std::string> msgs(xs.size());
+  auto work = [&](std::size_t begin, std::size_t end, ref::FastStats* st) {
+    std::span<const double> in(xs.data() + begin, end - begin);
+    ref::round_batch(form, q, fmt, in, std::span<ref::Rounded>(out.data() + begin, end - begin),
+                     st);
+    for (std::size_t i = begin; i < end; ++i) msgs[i] = compare(form, q, fmt, xs[i], out[i]);
+  };
+  ref::FastStats st2;
+  const std::size_t half = xs.size() / 2;
+  std::thread t([&] { work(half, xs.size(), &st2); });
+  work(0, half, &stats);
+  t.join();
+  s.n = xs.size();
+  s.fallback = stats.fallback + st2.fallback;
+  EXPECT_EQ(stats.fast + stats.fallback + st2.fast + st2.fallback, xs.size());
+  for (const std::string& m : msgs)
+    if (!m.empty() && s.bad.size() < 20) s.bad.push_back(m);
+  return s;
+}
+
+// A sample of every binade of binary32 (both signs, normal and subnormal, the largest finite
+// numbers), every value of the 16-bit formats, the hard points and the region edges.
+std::vector<double> inputs(Format fmt, int per_binade, std::uint64_t seed) {
+  std::vector<double> xs;
+  if (fmt != Format::binary32) {
+    for (std::uint64_t b = 0; b < 65536; ++b) {
+      const double x = from_bits(b, fmt);
+      if (!std::isnan(x)) xs.push_back(x);
+    }
+    return xs;
+  }
+  std::mt19937_64 rng(seed);
+  for (std::uint32_t e = 0; e < 255; ++e)  // biased exponent: 0 = subnormal
+    for (int i = 0; i < per_binade; ++i)
+      for (std::uint32_t sign : {0u, 1u}) {
+        const std::uint32_t m = i == 0 ? 0 : i == 1 ? 0x7fffff : static_cast<std::uint32_t>(rng() & 0x7fffff);
+        const std::uint32_t b = sign << 31 | e << 23 | m;
+        xs.push_back(from_bits(b, Format::binary32));
+      }
+  for (const auto& p : facts::hard_points32)
+    for (int k = -4; k <= 4; ++k) {
+      float y = p.x;
+      for (int j = 0; j < std::abs(k); ++j) y = std::nextafter(y, k < 0 ? -INFINITY : INFINITY);
+      xs.push_back(y);
+    }
+  // The edges of the fast path's regions (docs/reference.md): 2^-24, 8, 9, 10, 11, -8, -256,
+  // -2048, and a few neighbours each.
+  for (double edge : {0x1p-24, -0x1p-24, 8.0, -8.0, 9.0, 10.0, 11.0, -256.0, -2048.0})
+    for (int k = -3; k <= 3; ++k) {
+      float y = static_cast<float>(edge);
+      for (int j = 0; j < std::abs(k); ++j) y = std::nextafter(y, k < 0 ? -INFINITY : INFINITY);
+      xs.push_back(y);
+    }
+  return xs;
+}
+
+TEST(FastReference, AgreesWithMpfrOnEveryBinadeAndEvery16BitInput) {
+  for (Format fmt : k16)
+    for (Form form : {Form::tanh, Form::erf})
+      for (Quantity q : {Quantity::value, Quantity::derivative}) {
+        const Sweep s = sweep(form, q, fmt, inputs(fmt, 24, 11));
+        for (const std::string& m : s.bad) ADD_FAILURE() << m;
+        std::printf("%s %s %s: %llu inputs, %llu by the MPFR fallback\n", name(form).data(),
+                    name(q).data(), name(fmt).data(), static_cast<unsigned long long>(s.n),
+                    static_cast<unsigned long long>(s.fallback));
       }
 }
 

@@ -45,4 +45,20 @@ void round_batch(Form form, Quantity q, Format fmt, std::span<const double> x,
 // compared with, and its fallback.
 Rounded round_mpfr(Form form, Quantity q, Format fmt, double x);
 
+namespace testing {
+// Test hook: while one is alive (on this thread), the fast path moves each approximation by `rel`
+// of itself without widening its error bound: a deliberately wrong bound, which the comparison
+// with the MPFR path must catch (tests/reference/test_fast_reference.cpp).
+class ScopedFastPathPerturbation {
+ public:
+  explicit ScopedFastPathPerturbation(double rel);
+  ~ScopedFastPathPerturbation();
+  ScopedFastPathPerturbation(const ScopedFastPathPerturbation&) = delete;
+  ScopedFastPathPerturbation& operator=(const ScopedFastPathPerturbation&) = delete;
+
+ private:
+  double saved_;
+};
+}  // namespace testing
+
 }  // namespace gelucheck::ref
