@@ -1,9 +1,9 @@
 // The fast path of ref::round_batch: f(x) for x a value of binary32 (bfloat16 and binary16 are
 // subsets of it) evaluated in double-double arithmetic with a running error bound, and the
 // roundings decided by a rounding test on the resulting enclosure. It shares no code with src/
-// and calls no libm transcendental function: its exp, its erfc (as Φ by Taylor tables and the
-// Mills ratio by the Laplace continued fraction) are its own; MPFR only computes its constants
-// and table coefficients, once, correctly rounded. Method and bounds: docs/reference.md, "The
+// and calls no libm transcendental function: its exp and its erfc (as Φ and the Mills ratio by
+// Taylor tables) are its own; MPFR only computes its constants and table coefficients, once,
+// correctly rounded. Method and bounds: docs/reference.md, "The
 // fast reference"; the derivations are also here, next to the code.
 //
 // ERROR ACCOUNTING. Every quantity is a V = {h, l, e}: the double-double h + l and a bound e on
@@ -24,6 +24,8 @@
 
 #include <algorithm>
 #include <array>
+#include <bit>
+#include <cstdint>
 #include <cmath>
 #include <limits>
 
@@ -90,6 +92,15 @@ inline DD dd_div(DD x, DD y) {  // DWDivDW2
   return fast_two_sum(th, tl);
 }
 
+// 2^k for -1022 <= k <= 1023, from its bits; multiplying by it is exact unless the product leaves
+// the normal range (std::ldexp does the same, but through a slow library call).
+inline double pow2(int k) { return std::bit_cast<double>(static_cast<std::uint64_t>(k + 1023) << 52); }
+// floor(log2|a|) for a finite nonzero a (std::ilogb, fast for normal numbers).
+inline int exponent(double a) {
+  const int b = static_cast<int>((std::bit_cast<std::uint64_t>(a) >> 52) & 0x7ff);
+  return b != 0 ? b - 1023 : std::ilogb(a);
+}
+
 // ---- values with an error bound ---------------------------------------------------------------
 struct V {
   double h, l, e;
@@ -116,8 +127,11 @@ inline V div(const V& a, const V& b) {  // requires eb < |b̂|, checked by the c
   return {z.h, z.l, e + kOp * std::fabs(z.h)};
 }
 inline V neg(const V& a) { return {-a.h, -a.l, a.e}; }
-inline V scale2(const V& a, int k) {  // exact (power of two, no under/overflow here)
-  return {std::ldexp(a.h, k), std::ldexp(a.l, k), std::ldexp(a.e, k)};
+// a·2^k, -1022 <= k <= 1: exact for h; l and e may fall below 2^-1022, where their rounding
+// moves them by at most 2^-1075, charged as 2^-1074 more in e.
+inline V scale2(const V& a, int k) {
+  const double p = pow2(k);
+  return {a.h * p, a.l * p, a.e * p + (k < 0 ? 0x1p-1074 : 0)};
 }
 // A value times 2^k, k an integer: what the exponential returns.
 struct S {
@@ -137,20 +151,24 @@ constexpr int kTaylorN = 24;   // Taylor terms of Φ and g = Φ + xφ per interv
 constexpr int kCenters = 129;  // centres j/8, j = -64..64, intervals |x - j/8| <= 1/16
 
 struct Poly {
-  std::array<DD, kTaylorN> a;  // Taylor coefficients at the centre
-  int k = 0;                   // a[0..k-1] in double-double, a[k..] in double
-  double tail_err = 0;         // bound of the double part's rounding error, |h| <= 1/16
-  double trunc = 0;            // bound of the truncation error (terms n >= kTaylorN)
+  std::array<DD, kTaylorN> a;  // Taylor coefficients at the centre (kTaylorN or fewer used)
+  int n = kTaylorN;            // terms used
+  int k = 0;                   // a[0..k-1] in double-double, a[k..n-1] in double
+  double tail_err = 0;         // bound of the double part's rounding error, |h| <= hmax
+  double trunc = 0;            // bound of the truncation error (terms >= n)
 };
+// Mills-ratio table: t in [2^e, 2^(e+1)), e = 3..10, in 64 intervals per binade.
+constexpr int kMillsN = 16;
+constexpr int kMillsPerBinade = 64;
 
 struct Tables {
   V sqrt_2_over_pi, two_sqrt_2_over_pi, c, three_c, inv_sqrt_2pi;
-  double l1, l2, l3, l4, l_rest;  // ln2/32 = l1 + l2 + l3 + l4 + δ, |δ| <= l_rest
-  double inv_l;                   // ~32/ln2 (any value works; it only sets the reduction)
-  std::array<V, 32> exp2_j;       // 2^(j/32)
-  std::array<V, 5> inv_fact;      // 1/n!, n = 0..4
-  std::array<double, 13> inv_fact_d;
+  double l1, l2, l3, l4, l_rest;  // ln2/256 = l1 + l2 + l3 + l4 + δ, |δ| <= l_rest
+  double inv_l;                   // ~256/ln2 (any value works; it only sets the reduction)
+  std::array<V, 256> exp2_j;      // 2^(j/256)
+  std::array<double, 10> inv_fact_d;  // 1/n! rounded to double
   std::array<Poly, kCenters> phi, g;
+  std::array<Poly, 8 * kMillsPerBinade> mills;
   Tables();
 };
 
@@ -176,6 +194,29 @@ double up(mpfr_srcptr x) { return mpfr_get_d(x, MPFR_RNDU); }
 // Cramér's inequality |He_n(x)| e^(-x²/4) <= K √(n!) (K = 1.086435; Hermite polynomials of
 // probabilists), charged K = 1.0865.
 constexpr double kCramer = 1.0865;
+
+// The split of p's n terms into double-double and double ones, and the bound of the double
+// part's rounding, given |a_i| (rounded up) and |h| <= 2^hexp.
+void finish(Poly& p, const std::array<double, kTaylorN>& absd, int hexp) {
+  // Double-double for the leading terms until the rest, Σ_{i>=k} |a_i| |h|^i, is below 2^-32 of
+  // |a_0| (near g's zero, where a_0 is small, that means more double-double terms).
+  const double ref = absd[0];
+  int k = p.n;
+  double rest = 0;
+  for (int i = p.n - 1; i >= 1; --i) {
+    rest += std::ldexp(absd[static_cast<std::size_t>(i)], hexp * i);
+    if (rest > 0x1p-32 * ref) break;
+    k = i;
+  }
+  p.k = k;
+  // Horner in double of Σ_{i=k}^{n-1} a_i h^{i-k}, coefficients rounded to double: error <=
+  // (2(n-k) + 2) u Σ |a_i| |h|^{i-k} (Higham, Accuracy and Stability, §5.1, plus u for each
+  // coefficient's rounding); the double-double steps then scale it by |h|^k (mul_d by h
+  // propagates it).
+  double sum = 0;
+  for (int i = k; i < p.n; ++i) sum += std::ldexp(absd[static_cast<std::size_t>(i)], hexp * (i - k));
+  p.tail_err = (2.0 * (p.n - k) + 2) * kU * sum * 1.01;
+}
 
 void make_poly(Poly& p, bool is_g, long j) {
   // At c = j/8: φ(c + h) = φ(c) Σ b_n h^n with b_0 = 1, b_1 = -c, (n+1) b_{n+1} = -c b_n - b_{n-1}
@@ -225,24 +266,7 @@ void make_poly(Poly& p, bool is_g, long j) {
     mpfr_swap(bprev.v, b.v);
     mpfr_swap(b.v, bnext.v);
   }
-  // Double-double for the leading terms until the rest, Σ_{n>=k} |a_n| 16^-n, is below 2^-32 of
-  // max(|a_0|, 2^-12) (the floor near g's zero, where the relative accuracy is lost anyway).
-  const double ref = std::max(absd[0], 0x1p-12);
-  int k = kTaylorN;
-  double rest = 0;
-  for (int n = kTaylorN - 1; n >= 1; --n) {
-    rest += std::ldexp(absd[static_cast<std::size_t>(n)], -4 * n);
-    if (rest > 0x1p-32 * ref) break;
-    k = n;
-  }
-  p.k = k;
-  // Horner in double of Σ_{n=k}^{N-1} a_n h^{n-k}, coefficients rounded to double: error <=
-  // (2(N-k) + 2) u Σ |a_n| |h|^{n-k} (Higham, Accuracy and Stability, §5.1, plus u for each
-  // coefficient's rounding), with |h| <= 1/16; the bound is then scaled by |h|^k <= 16^-k in
-  // the double-double steps (mul_d by h propagates it).
-  double s = 0;
-  for (int n = k; n < kTaylorN; ++n) s += std::ldexp(absd[static_cast<std::size_t>(n)], 4 * (k - n));
-  p.tail_err = (2.0 * (kTaylorN - k) + 2) * kU * s * 1.01;
+  finish(p, absd, -4);
   // Truncation: |R_N| <= sup|F^(N)(ξ)| |h|^N / N!, ξ within 1/16 of c. Φ^(N) = ±He_{N-1} φ and
   // g^(N) = Φ^(N) + x φ^(N) + N φ^(N-1) with φ^(n) = ±He_n φ; by Cramér, |He_n φ|(ξ) <=
   // K √(n!) e^(-ξ²/4) / √(2π).
@@ -256,6 +280,62 @@ void make_poly(Poly& p, bool is_g, long j) {
   double deriv = std::sqrt(fact_nm1);
   if (is_g) deriv += cmax * std::sqrt(fact_n) + kTaylorN * std::sqrt(fact_nm1);
   p.trunc = 2 * kCramer * deriv * damp / 2.5066 / fact_n * std::ldexp(1.0, -4 * kTaylorN);
+}
+
+// The Mills ratio M(t) = Φ(-t)/φ(t) = ∫_0^∞ e^(-ts - s²/2) ds near c: M' = tM - 1 and, by
+// differentiating, M^(n+1) = t M^(n) + n M^(n-1); so m_n = M^(n)(c)/n! has m_1 = c m_0 - 1 and
+// m_{n+1} = (c m_n + m_{n-1})/(n+1). The recurrence cancels (m_n alternates and shrinks like
+// c^-(n+1)), losing about 2 log2(c) <= 2(e+1) bits a step: the precision below covers 16 steps.
+// Truncation: |M^(n)(ξ)| = ∫ s^n e^(-ξs - s²/2) ds <= n!/ξ^(n+1), so the terms from n on are
+// at most Σ |h|^i / ξ^(i+1) <= 2 |h|^n / t_lo^(n+1) for |h|/t_lo <= 1/128.
+void make_mills(Poly& p, int e, int i) {
+  // Precision: the recurrence's loss plus 160 bits.
+  const mpfr_prec_t prec = 160 + 2 * (e + 1) * kMillsN;
+  mpfr_t c, m0, m1, m2, t, u;
+  for (mpfr_t* v : {&c, &m0, &m1, &m2, &t, &u}) mpfr_init2(*v, prec);
+  // c = 2^e + (i + 1/2) 2^(e-6)
+  mpfr_set_si(c, 2 * i + 1, MPFR_RNDN);
+  mpfr_mul_2si(c, c, e - 7, MPFR_RNDN);
+  mpfr_set_ui(t, 1, MPFR_RNDN);
+  mpfr_mul_2si(t, t, e, MPFR_RNDN);
+  mpfr_add(c, c, t, MPFR_RNDN);
+  // M(c) by Laplace's continued fraction 1/(c + 1/(c + 2/(c + …))), its n-th and (n+1)-th
+  // approximants evaluated backward: they bracket M (positive elements), so n is doubled until
+  // they agree to 2^-(prec-8). (MPFR's erfc is far slower here, and at this precision.)
+  auto approximant = [&](long n, mpfr_t out) {
+    mpfr_set(out, c, MPFR_RNDN);
+    for (long j = n; j >= 1; --j) {
+      mpfr_ui_div(out, static_cast<unsigned long>(j), out, MPFR_RNDN);
+      mpfr_add(out, out, c, MPFR_RNDN);
+    }
+    mpfr_ui_div(out, 1, out, MPFR_RNDN);
+  };
+  for (long n = 8;; n *= 2) {
+    approximant(n, m0);
+    approximant(n + 1, t);
+    mpfr_sub(u, m0, t, MPFR_RNDN);
+    mpfr_abs(u, u, MPFR_RNDN);
+    mpfr_mul_2si(t, m0, -(prec - 8), MPFR_RNDN);
+    if (mpfr_lessequal_p(u, t)) break;
+  }
+  std::array<double, kTaylorN> absd{};
+  p.n = kMillsN;
+  mpfr_mul(m1, c, m0, MPFR_RNDN);
+  mpfr_sub_ui(m1, m1, 1, MPFR_RNDN);  // m_1
+  p.a[0] = to_dd(m0);
+  absd[0] = std::fabs(mpfr_get_d(m0, MPFR_RNDU)) * (1 + 0x1p-50);
+  for (int n = 1; n < kMillsN; ++n) {
+    p.a[static_cast<std::size_t>(n)] = to_dd(m1);
+    absd[static_cast<std::size_t>(n)] = std::fabs(mpfr_get_d(m1, MPFR_RNDA)) * (1 + 0x1p-50);
+    mpfr_mul(m2, c, m1, MPFR_RNDN);  // m_{n+1} = (c m_n + m_{n-1})/(n+1)
+    mpfr_add(m2, m2, m0, MPFR_RNDN);
+    mpfr_div_ui(m2, m2, static_cast<unsigned long>(n + 1), MPFR_RNDN);
+    mpfr_swap(m0, m1);
+    mpfr_swap(m1, m2);
+  }
+  finish(p, absd, e - 7);
+  p.trunc = 2 * std::ldexp(1.0, (e - 7) * kMillsN - e * (kMillsN + 1)) * 1.01;
+  for (mpfr_t* v : {&c, &m0, &m1, &m2, &t, &u}) mpfr_clear(*v);
 }
 
 Tables::Tables() {
@@ -274,14 +354,14 @@ Tables::Tables() {
   mpfr_mul_2ui(x.v, pi.v, 1, MPFR_RNDN);
   mpfr_rec_sqrt(x.v, x.v, MPFR_RNDN);
   inv_sqrt_2pi = to_v(x.v);
-  // ln2/32 in pieces: l1, l2 of 24 bits (N·l1, N·l2 exact for |N| < 2^29), l3, l4 of 53.
+  // ln2/256 in pieces: l1, l2 of 22 bits (N·l1, N·l2 exact for |N| < 2^31), l3, l4 of 53.
   mpfr_const_log2(x.v, MPFR_RNDN);
-  mpfr_div_2ui(x.v, x.v, 5, MPFR_RNDN);
+  mpfr_div_2ui(x.v, x.v, 8, MPFR_RNDN);
   inv_l = 1 / mpfr_get_d(x.v, MPFR_RNDN);
   double* pieces[4] = {&l1, &l2, &l3, &l4};
   for (int i = 0; i < 4; ++i) {
     mpfr_t r;
-    mpfr_init2(r, i < 2 ? 24 : 53);
+    mpfr_init2(r, i < 2 ? 22 : 53);
     mpfr_set(r, x.v, MPFR_RNDN);
     *pieces[i] = mpfr_get_d(r, MPFR_RNDN);
     mpfr_sub(x.v, x.v, r, MPFR_RNDN);  // exact at 320 bits
@@ -289,24 +369,26 @@ Tables::Tables() {
   }
   mpfr_abs(x.v, x.v, MPFR_RNDN);
   l_rest = up(x.v) * 2;
-  for (int j = 0; j < 32; ++j) {
+  for (int j = 0; j < 256; ++j) {
     mpfr_set_si(y.v, j, MPFR_RNDN);
-    mpfr_div_2ui(y.v, y.v, 5, MPFR_RNDN);
+    mpfr_div_2ui(y.v, y.v, 8, MPFR_RNDN);
     mpfr_exp2(y.v, y.v, MPFR_RNDN);
     exp2_j[static_cast<std::size_t>(j)] = to_v(y.v);
   }
   double f = 1;
-  for (int n = 0; n < 13; ++n) {
-    if (n > 0) f *= n;  // exact: 12! < 2^53
+  for (int n = 0; n < 10; ++n) {
+    if (n > 0) f *= n;  // exact: 9! < 2^53
     mpfr_set_d(y.v, f, MPFR_RNDN);
     mpfr_ui_div(y.v, 1, y.v, MPFR_RNDN);
-    if (n < 5) inv_fact[static_cast<std::size_t>(n)] = n < 3 ? exact(1 / f) : to_v(y.v);
     inv_fact_d[static_cast<std::size_t>(n)] = mpfr_get_d(y.v, MPFR_RNDN);
   }
   for (long j = -64; j <= 64; ++j) {
     make_poly(phi[static_cast<std::size_t>(j + 64)], false, j);
     make_poly(g[static_cast<std::size_t>(j + 64)], true, j);
   }
+  for (int e = 3; e <= 10; ++e)
+    for (int i = 0; i < kMillsPerBinade; ++i)
+      make_mills(mills[static_cast<std::size_t>((e - 3) * kMillsPerBinade + i)], e, i);
 }
 
 const Tables& tables() {
@@ -315,13 +397,14 @@ const Tables& tables() {
 }
 
 // ---- exp ----------------------------------------------------------------------------------------
-// e^t for t <= 0, |t| < 2^22, as m·2^k. Reduction: N = nearest(32t/ln2), r = t - N·ln2/32 with
-// N·l1, N·l2 exact (24-bit pieces, |N| < 2^28), N·l3 exact by two_prod, N·l4 rounded (u|N l4|),
-// the rest of ln2/32 (< 2^-154 of it) charged |N|·l_rest; |r| <= ln2/64 + 2^-40 < 0.01084.
-// e^t = 2^(N div 32)·2^((N mod 32)/32)·e^r. e^r = Σ_{n<=12} r^n/n! + R, |R| <= |r|^13/13!·1.01
-// < 2^-116: terms n <= 4 by double-double Horner, n = 5..12 as Q(r.h) in double Horner:
-// |Q̂ - Q| <= 18u·Σ|c_n||r|^(n-5) <= 18u/119, and replacing r by r.h moves Q by at most
-// (|r.l| + r.e)·|Q'| <= (|r.l| + r.e)/700.
+// e^t for t <= 0, |t| < 2^22, as m·2^k. Reduction: N = nearest(256t/ln2), r = t - N·ln2/256
+// with N·l1, N·l2 exact (22-bit pieces, |N| < 2^31), N·l3 exact by two_prod, N·l4 rounded
+// (u|N l4|), the rest of ln2/256 (< 2^-150 of it) charged |N|·l_rest; |r| <= ln2/512 + 2^-40 <
+// 0.001355. e^t = 2^(N div 256)·2^((N mod 256)/256)·e^r. e^r = Σ_{n<=9} r^n/n! + R, |R| <=
+// |r|^10/10!·1.01 < 2^-116: 1 + r(1 + r(1/2 + r·Q)) in double-double, Q = Σ_{n=3..9} r^(n-3)/n!
+// by Horner in double on r.h: |Q̂ - Q| <= 16u·Σ|c_n||r|^(n-3) <= 16u/5.99 (coefficients rounded,
+// Higham's γ_14), and replacing r by r.h moves Q by at most (|r.l| + r.e)·|Q'| <= (|r.l| +
+// r.e)/23.
 S exp_neg(const V& t) {
   const Tables& T = tables();
   const double nd = std::floor(t.h * T.inv_l + 0.5);
@@ -333,14 +416,16 @@ S exp_neg(const V& t) {
   r = add_d(r, -p4);
   r.e += kU * std::fabs(p4) + std::fabs(nd) * T.l_rest;
   const auto& cf = T.inv_fact_d;
-  double q = cf[12];
-  for (int n = 11; n >= 5; --n) q = q * r.h + cf[static_cast<std::size_t>(n)];
-  V p{q, 0, 18 * kU / 119 + (std::fabs(r.l) + r.e) / 700};
-  for (int n = 4; n >= 0; --n) p = add(mul(p, r), T.inv_fact[static_cast<std::size_t>(n)]);
+  double q = cf[9];
+  for (int n = 8; n >= 3; --n) q = q * r.h + cf[static_cast<std::size_t>(n)];
+  V p{q, 0, 16 * kU / 5.99 + (std::fabs(r.l) + r.e) / 23};
+  p = add_d(mul(p, r), 0.5);
+  p = add_d(mul(p, r), 1.0);
+  p = add_d(mul(p, r), 1.0);
   p.e += 0x1p-116;
   const long n = static_cast<long>(nd);
-  const long jj = ((n % 32) + 32) % 32;
-  return {mul(p, T.exp2_j[static_cast<std::size_t>(jj)]), (n - jj) / 32};
+  const long jj = n & 255;  // N mod 256 in [0, 255] (two's complement)
+  return {mul(p, T.exp2_j[static_cast<std::size_t>(jj)]), (n - jj) / 256};
 }
 
 // ---- Φ and g = Φ + xφ on |x| < 8 by the Taylor tables -------------------------------------------
@@ -348,7 +433,7 @@ S exp_neg(const V& t) {
 // |h| <= 1/16 < |x| or j = 0), then Horner.
 V taylor(const Poly& p, double h) {
   double q = 0;
-  for (int n = kTaylorN - 1; n >= p.k; --n) q = q * h + p.a[static_cast<std::size_t>(n)].h;
+  for (int n = p.n - 1; n >= p.k; --n) q = q * h + p.a[static_cast<std::size_t>(n)].h;
   V v{q, 0, p.tail_err};
   for (int n = p.k - 1; n >= 0; --n) {
     const DD& a = p.a[static_cast<std::size_t>(n)];
@@ -363,74 +448,54 @@ V table_eval(const std::array<Poly, kCenters>& tab, double x) {
   return taylor(tab[static_cast<std::size_t>(static_cast<long>(jd) + 64)], h);
 }
 
-// ---- the Mills ratio M(t) = Φ(-t)/φ(t) for t >= 8 ----------------------------------------------
-// Laplace's continued fraction M(t) = 1/(t + 1/(t + 2/(t + 3/(t + …)))): partial numerators and
-// denominators positive, so consecutive convergents C_n = A_n/B_n bracket M (A_n = t A_{n-1} +
-// (n-1) A_{n-2}, A_{-1} = 1, A_0 = 0, B_{-1} = 0, B_0 = 1, the first numerator 1), and
-// |C_{n+1} - C_n| = n!/(B_n B_{n+1}). A_n, B_n are sums of positive terms: each step (two
-// products by exact doubles and one sum, 3 operations) adds at most 3·kOp to their relative
-// error, so after n steps it is <= 3n·kOp, and C = A/B is within (6n + 1)·kOp of A/B exactly.
-// Returns false when 60 terms do not bring |C_{n+1} - C_n| below 2^-90 C (never for t >= 8).
-bool mills(double t, V& out) {
-  DD a2{1, 0}, a1{0, 0}, b2{0, 0}, b1{1, 0};  // A_{n-2}, A_{n-1}, B_{n-2}, B_{n-1}
-  double fact = 1;                           // (n-1)! after step n-1
-  for (int n = 1; n <= 60; ++n) {
-    const double an = n == 1 ? 1.0 : n - 1;
-    const DD A = dd_add(dd_mul_d(a1, t), dd_mul_d(a2, an));
-    const DD B = dd_add(dd_mul_d(b1, t), dd_mul_d(b2, an));
-    if (n >= 2) {
-      // Δ = (n-1)!/(B_{n-1} B_n) relative to C_n = A_n/B_n: (n-1)!/(B_{n-1} A_n).
-      fact *= n - 1;
-      const double rel = fact / (b1.h * A.h);
-      if (rel <= 0x1p-90) {
-        const DD c = dd_div(A, B);
-        const double delta = fact / (b1.h * B.h) * 1.01;
-        out = {c.h, c.l, delta + (6.0 * n + 1) * kOp * std::fabs(c.h) * kMag};
-        return true;
-      }
-    }
-    a2 = a1;
-    a1 = A;
-    b2 = b1;
-    b1 = B;
-  }
-  return false;
+// ---- the Mills ratio M(t) for 8 <= t < 2048 by its Taylor table ---------------------------------
+// t in [2^e, 2^(e+1)), interval i = floor(64(t/2^e - 1)), centre c = 2^e + (i + 1/2) 2^(e-6):
+// t - 2^e, the scaling and h = t - c are exact (c is a multiple of 2^(e-7), t of 2^(e-23)), and
+// |h| <= 2^(e-7).
+V mills(double t) {
+  const int e = exponent(t);
+  const int i = static_cast<int>((t * pow2(-e) - 1) * kMillsPerBinade);
+  const double c = pow2(e) + (i + 0.5) * pow2(e - 6);
+  return taylor(tables().mills[static_cast<std::size_t>((e - 3) * kMillsPerBinade + i)], t - c);
 }
 
 // ---- the rounding test --------------------------------------------------------------------------
-enum class Mode { nearest, down, up };
-
-// v rounded to fmt (binary32/16, bfloat16) in mode: the quantum of v's binade is 2^q, q =
-// max(floor(log2|v|), emin) - p + 1; |v|/2^q is exact (a power-of-two scaling within double's
-// range) and is rounded to an integer; that times 2^q is exact, or overflows.
-double round_to(double v, Format fmt, Mode mode) {
-  if (v == 0 || !std::isfinite(v)) return v;
-  const bool neg = v < 0;
+// The roundings to nearest-even, down and up in fmt of every number of [L, U] (0 < L <= U or L
+// <= U < 0, one binade: floor(log2|L|) == floor(log2|U|)), or false when one of them is not
+// constant there. The quantum of the binade in fmt is 2^q, q = max(floor(log2|L|), emin) - p + 1;
+// |L|/2^q and |U|/2^q are exact (power-of-two scalings within double's range); with a = their
+// floor (the same for both, else the roundings down differ), rounding down gives a·2^q, up
+// (a + 1)·2^q (a·2^q for a value of fmt, which only L == U can be here), to nearest whichever
+// side both fractions are on. Results of 2^(emax+1) are overflows (to ±inf, or the largest
+// finite number when rounding toward zero).
+bool round_interval(double L, double U, Format fmt, double& rn, double& rd, double& ru) {
+  const bool neg = U < 0;
+  const double a = neg ? -U : L, b = neg ? -L : U;  // 0 < a <= b
   const FormatInfo fi = info(fmt);
-  const double maxfinite = std::ldexp(2 - std::ldexp(1.0, 1 - fi.precision), fi.emax);
-  auto overflow = [&]() {
-    if (mode == Mode::nearest) return neg ? -kInf : kInf;
-    if (mode == Mode::down) return neg ? -kInf : maxfinite;
-    return neg ? -maxfinite : kInf;
-  };
-  const double a = std::fabs(v);
-  const int e = std::ilogb(a);
-  if (e > fi.emax) return overflow();
-  const int q = std::max(e, fi.emin) - fi.precision + 1;
-  const double m = std::ldexp(a, -q);
-  const double fl = std::floor(m);
-  double r;
-  const bool toward_larger_magnitude = (mode == Mode::up) != neg;
-  if (mode == Mode::nearest) {
-    const double d = m - fl;  // exact
-    r = d > 0.5 || (d == 0.5 && std::fmod(fl, 2.0) != 0) ? fl + 1 : fl;
-  } else {
-    r = toward_larger_magnitude ? std::ceil(m) : fl;
-  }
-  const double res = std::ldexp(r, q);
-  if (res >= std::ldexp(1.0, fi.emax + 1)) return overflow();
-  if (res == 0) return neg ? -0.0 : 0.0;
-  return neg ? -res : res;
+  const int e = exponent(a);
+  if (e > fi.emax) return false;  // |f| >= 2^128: never for these functions and inputs
+  const int q = std::max(e, fi.emin) - fi.precision + 1;  // in [-149, 120]
+  const double sc = pow2(-q);
+  const double ma = a * sc, mb = b * sc, fa = std::floor(ma);
+  if (std::floor(mb) != fa) return false;
+  const bool exact_value = ma == fa && mb == fa;
+  if (ma == fa && !exact_value) return false;  // L a value of fmt, U above it
+  const double da = ma - fa, db = mb - fa;     // exact
+  double nearest;
+  if (da < 0.5 && db < 0.5) nearest = fa;
+  else if (da > 0.5 && db > 0.5) nearest = fa + 1;
+  else if (da == 0.5 && db == 0.5) nearest = std::fmod(fa, 2.0) == 0 ? fa : fa + 1;
+  else return false;
+  const double quantum = pow2(q), limit = pow2(fi.emax + 1);
+  const double maxfinite = (2 - pow2(1 - fi.precision)) * pow2(fi.emax);
+  double n = nearest * quantum, dn = fa * quantum, up = (exact_value ? fa : fa + 1) * quantum;
+  if (n >= limit) n = kInf;
+  if (up >= limit) up = kInf;
+  if (dn >= limit) dn = maxfinite;
+  rn = neg ? -n : n;
+  rd = neg ? -up : dn;
+  ru = neg ? -dn : up;
+  return true;
 }
 
 // Open bounds of f(x) known in advance (each a double of at most 52 significant bits, or ±0, so
@@ -460,14 +525,14 @@ bool decide(Format fmt, V v, long scale, const Facts& s, Rounded& out) {
   double L = std::nextafter(v.h + (v.l - e), -kInf);
   double U = std::nextafter(v.h + (v.l + e), kInf);
   if (L == 0 || U == 0 || (L < 0) != (U < 0)) return false;
-  const int ev = std::ilogb(v.h);
+  const int ev = exponent(v.h);
   const long top = scale + ev;  // |f| ~ 2^top
   if (top < -200) {
     // |f| < 2^-190: below half the least subnormal of every format here (2^-150 for binary32
     // and bfloat16, 2^-25 for binary16): RN gives f's signed zero; RD/RU zero or the least
     // subnormal of f's sign.
     const bool neg = U < 0;
-    const double tiny = std::ldexp(1.0, info(fmt).emin - info(fmt).precision + 1);
+    const double tiny = pow2(info(fmt).emin - info(fmt).precision + 1);
     out.rn = neg ? -0.0 : 0.0;
     out.rd = neg ? -tiny : 0.0;
     out.ru = neg ? -0.0 : tiny;
@@ -478,7 +543,7 @@ bool decide(Format fmt, V v, long scale, const Facts& s, Rounded& out) {
       out.floor_log2 = kBelowScale;
       return true;
     }
-    const long fl = std::ilogb(L) + scale, fu = std::ilogb(U) + scale;
+    const long fl = exponent(L) + scale, fu = exponent(U) + scale;
     if (fl != fu && std::max(fl, fu) >= -1200) return false;
     out.floor_log2 = std::max(fl, fu);
     if (top >= -960) {
@@ -492,21 +557,19 @@ bool decide(Format fmt, V v, long scale, const Facts& s, Rounded& out) {
     }
     return true;
   }
-  if (scale != 0) {  // exact: the results stay normal doubles (|f| > 2^-202)
-    L = std::ldexp(L, static_cast<int>(scale));
-    U = std::ldexp(U, static_cast<int>(scale));
+  if (scale != 0) {  // exact: the results stay normal doubles (|f| > 2^-202); scale < 0
+    const double p = pow2(static_cast<int>(scale));
+    L *= p;
+    U *= p;
     v = scale2(v, static_cast<int>(scale));
   }
   if (L <= s.below) L = std::nextafter(s.below, kInf);
   if (U >= s.above) U = std::nextafter(s.above, -kInf);
   if (L > U) return false;  // a bound contradicts a proved fact: never trust it
-  const int il = std::ilogb(L), iu = std::ilogb(U);
+  const int il = exponent(L), iu = exponent(U);
   if (il != iu || (L < 0) != (U < 0)) return false;
-  const double rn = round_to(L, fmt, Mode::nearest), rd = round_to(L, fmt, Mode::down),
-               ru = round_to(L, fmt, Mode::up);
-  if (!same_bits(rn, round_to(U, fmt, Mode::nearest)) ||
-      !same_bits(rd, round_to(U, fmt, Mode::down)) || !same_bits(ru, round_to(U, fmt, Mode::up)))
-    return false;
+  double rn, rd, ru;
+  if (!round_interval(L, U, fmt, rn, rd, ru)) return false;
   out.rn = rn;
   out.rd = rd;
   out.ru = ru;
@@ -542,8 +605,8 @@ bool tanh_form(Quantity q, Format fmt, double x, Rounded& out) {
   return decide(fmt, div(mul(E.m, add(D, w)), D2), E.k, facts(q, x), out);
 }
 
-// erf form: |x| < 8 by the tables (value x·Φ(x), derivative g(x)); beyond, with t = |x|,
-// φ(t) = e^(-t²/2)/√(2π) (t² exact) and M(t) by the continued fraction:
+// erf form: |x| < 8 by the tables (value x·Φ(x), derivative g(x)); beyond, with t = |x| < 2048
+// (the closed forms take the rest), φ(t) = e^(-t²/2)/√(2π) (t² exact) and M(t) by its table:
 //   x <= -8: Φ(x) = φ(t) M(t):   value -t φ M,       derivative φ (M - t)
 //   x >=  8: Φ(x) = 1 - φ(x) M(x): value x (1 - φ M), derivative 1 + φ (x - M)
 bool erf_form(Quantity q, Format fmt, double x, Rounded& out) {
@@ -553,8 +616,7 @@ bool erf_form(Quantity q, Format fmt, double x, Rounded& out) {
     return decide(fmt, table_eval(T.g, x), 0, facts(q, x), out);
   }
   const double t = std::fabs(x);
-  V M;
-  if (!mills(t, M)) return false;
+  const V M = mills(t);
   const S E = exp_neg(exact(-(t * t) / 2));  // t*t exact, /2 exact
   const V phi_m = mul(E.m, T.inv_sqrt_2pi);   // φ = phi_m·2^k
   if (x < 0) {
