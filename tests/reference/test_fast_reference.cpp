@@ -42,37 +42,50 @@ std::string compare(Form form, Quantity q, Format fmt, double x, const ref::Roun
   return msg;
 }
 
-// |a - b| <= 1e-9 relative, or both beyond double range the same way, or both tiny in ulps.
-bool close(double a, double b) {
+// |a - b| <= 1e-9 relative, or within `slack` (what y's 2^-70 leaves: 2^-60 of an ulp, of |y|,
+// or relative), both infinite the same way.
+bool close(double a, double b, double slack) {
   if (a == b) return true;
   if (std::isnan(a) || std::isnan(b) || std::isinf(a) || std::isinf(b)) return false;
-  return std::fabs(a - b) <= 1e-9 * std::max(std::fabs(a), std::fabs(b)) + 0x1p-1060;
+  return std::fabs(a - b) <= 1e-9 * std::max(std::fabs(a), std::fabs(b)) + slack;
+}
+
+// measure(r, Rounded) against measure(r, Enclosure) for r around each rounding of f(x).
+void expect_same_measures(Form form, Quantity q, Format fmt, double x, const ref::Rounded& y) {
+  const ref::Enclosure e = ref::enclose(form, q, x, 128);
+  const double ay = std::fabs(e.approx());
+  for (double r0 : {y.rn, y.rd, y.ru})
+    for (double toward : std::initializer_list<double>{-INFINITY, 0.0, INFINITY}) {
+      const double r = toward == 0 ? r0 : next_in(fmt, r0, toward);
+      const Error a = measure(r, e, fmt), b = measure(r, y, fmt);
+      const std::string where = std::string(name(form)) + " " + std::string(name(q)) + " " +
+                                std::string(name(fmt)) + " x = " + hexfloat(x) +
+                                " r = " + hexfloat(r);
+      EXPECT_EQ(a.correctly_rounded(), b.correctly_rounded()) << where;
+      EXPECT_EQ(a.faithful(), b.faithful()) << where;
+      EXPECT_EQ(a.nan_mismatch, b.nan_mismatch) << where;
+      EXPECT_EQ(a.zero_sign_mismatch, b.zero_sign_mismatch) << where;
+      EXPECT_TRUE(close(a.ulp, b.ulp, 0x1p-60)) << where << " ulp " << a.ulp << " " << b.ulp;
+      EXPECT_TRUE(close(a.abs, b.abs, 0x1p-60 * ay + 0x1p-1070))
+          << where << " abs " << a.abs << " " << b.abs;
+      EXPECT_TRUE(close(a.rel, b.rel, 0x1p-60)) << where << " rel " << a.rel << " " << b.rel;
+    }
 }
 
 TEST(FastReference, MeasureOverloadAgreesWithTheEnclosure) {
   for (Form form : {Form::tanh, Form::erf})
     for (Quantity q : {Quantity::value, Quantity::derivative})
       for (Format fmt : k16)
-        for (double x : std::initializer_list<double>{-20.0, -9.5, -1.25, -0.75, -0x1p-30, 0.0, -0.0, 0x1p-20, 0.5, 3.0, 40.0,
-                         double(INFINITY), -double(INFINITY)}) {
+        for (double x : std::initializer_list<double>{
+                 -3000.0, -300.0, -40.0, -20.0, -9.5, -1.25, -0.75, -0x1p-30, 0.0, -0.0, 0x1p-20,
+                 0x1p-126, 0.5, 3.0, 8.5, 9.5, 10.5, 40.0, 1e30, double(INFINITY),
+                 -double(INFINITY)}) {
           const double xf = round_to_format(x, fmt);
-          const ref::Enclosure e = ref::enclose(form, q, xf, 128);
-          const ref::Rounded y = ref::round_mpfr(form, q, fmt, xf);
-          for (double r0 : {y.rn, y.rd, y.ru})
-            for (double toward : std::initializer_list<double>{-INFINITY, 0.0, INFINITY}) {
-              const double r = toward == 0 ? r0 : next_in(fmt, r0, toward);
-              const Error a = measure(r, e, fmt), b = measure(r, y, fmt);
-              const std::string where = std::string(name(form)) + " " + std::string(name(q)) +
-                                        " " + std::string(name(fmt)) + " x = " + hexfloat(xf) +
-                                        " r = " + hexfloat(r);
-              EXPECT_EQ(a.correctly_rounded(), b.correctly_rounded()) << where;
-              EXPECT_EQ(a.faithful(), b.faithful()) << where;
-              EXPECT_EQ(a.nan_mismatch, b.nan_mismatch) << where;
-              EXPECT_EQ(a.zero_sign_mismatch, b.zero_sign_mismatch) << where;
-              EXPECT_TRUE(close(a.ulp, b.ulp)) << where << " ulp " << a.ulp << " " << b.ulp;
-              EXPECT_TRUE(close(a.abs, b.abs)) << where << " abs " << a.abs << " " << b.abs;
-              EXPECT_TRUE(close(a.rel, b.rel)) << where << " rel " << a.rel << " " << b.rel;
-            }
+          expect_same_measures(form, q, fmt, xf, ref::round_mpfr(form, q, fmt, xf));
+          std::vector<double> xs{xf};
+          std::vector<ref::Rounded> out(1);
+          ref::round_batch(form, q, fmt, xs, out);
+          expect_same_measures(form, q, fmt, xf, out[0]);
         }
 }
 
@@ -172,6 +185,62 @@ TEST(FastReference, AgreesWithMpfrOnEveryBinadeAndEvery16BitInput) {
                     name(q).data(), name(fmt).data(), static_cast<unsigned long long>(s.n),
                     static_cast<unsigned long long>(s.fallback));
       }
+}
+
+// The comparison can fail: with every approximation moved by 2^-30 of itself and its bound left
+// as it was (a deliberately wrong bound), results near rounding boundaries come out wrong and
+// the comparison with MPFR says so.
+TEST(FastReference, AWrongBoundIsCaught) {
+  std::vector<double> xs;
+  std::mt19937_64 rng(3);
+  std::uniform_real_distribution<double> u(-12, 12);
+  for (int i = 0; i < 3000; ++i) xs.push_back(static_cast<float>(u(rng)));
+  std::vector<ref::Rounded> out(xs.size());
+  for (Form form : {Form::tanh, Form::erf}) {
+    {
+      ref::testing::ScopedFastPathPerturbation wrong(0x1p-30);
+      ref::round_batch(form, Quantity::value, Format::binary32, xs, out);
+    }
+    int bad = 0;
+    for (std::size_t i = 0; i < xs.size(); ++i)
+      bad += !compare(form, Quantity::value, Format::binary32, xs[i], out[i]).empty();
+    EXPECT_GT(bad, 10) << name(form) << ": a bound 2^40 too small went unnoticed";
+    // and without the hook, the same inputs agree
+    ref::round_batch(form, Quantity::value, Format::binary32, xs, out);
+    for (std::size_t i = 0; i < xs.size(); ++i) {
+      const std::string msg = compare(form, Quantity::value, Format::binary32, xs[i], out[i]);
+      EXPECT_TRUE(msg.empty()) << msg;
+    }
+  }
+}
+
+// The numeric claims behind the closed forms (fast_path.cpp, docs/reference.md), checked at the
+// region edges with MPFR: within 2^-70 of x (value) or 1 (derivative) from x = 10 / 11 (erf) and
+// 9 (tanh) on; within 0.125x⁴ / 0.5|x|³ of x/2 + x²/√(2π) / 1/2 + 2x/√(2π) at |x| = 2^-24; below
+// 2^-(2^20) at x = -2048 (erf) and -256 (tanh). Each bound shrinks monotonically beyond its edge
+// (the proofs), so the edge is the case to check.
+TEST(FastReference, ClosedFormEdgesHold) {
+  const double inv_sqrt_2pi = 0.3989422804014327;
+  for (Form form : {Form::tanh, Form::erf})
+    for (Quantity q : {Quantity::value, Quantity::derivative}) {
+      const double big = form == Form::erf ? (q == Quantity::value ? 10 : 11) : 9;
+      const ref::Enclosure e = ref::enclose(form, q, big, 128);
+      const double target = q == Quantity::value ? big : 1.0;
+      const double dev = std::fabs(e.approx() - target) / target;
+      EXPECT_LT(dev, 0x1p-70) << name(form) << " " << name(q) << " at " << big;
+      for (double x : {0x1p-24, -0x1p-24}) {
+        const ref::Rounded r = ref::round_mpfr(form, q, Format::binary32, x);
+        // (hi - lead) is exact (Sterbenz), then the second term and lo
+        const double lead = q == Quantity::value ? x / 2 : 0.5;
+        const double second = q == Quantity::value ? x * x * inv_sqrt_2pi : 2 * x * inv_sqrt_2pi;
+        const double tol = q == Quantity::value ? 0.125 * x * x * x * x + 0x1p-53 * x * x
+                                                : 0.5 * std::fabs(x * x * x) + 0x1p-53 * std::fabs(x);
+        EXPECT_LE(std::fabs(((r.hi - lead) - second) + r.lo), tol) << name(form) << " " << name(q);
+      }
+      const double very_negative = form == Form::erf ? -2048 : -256;
+      const ref::Rounded r = ref::round_mpfr(form, q, Format::binary32, very_negative);
+      EXPECT_LT(r.scale + std::ilogb(r.hi), -(1L << 20)) << name(form) << " " << name(q);
+    }
 }
 
 TEST(FastReference, RejectsInputsOutsideTheFormat) {
