@@ -101,6 +101,14 @@ inline int exponent(double a) {
   return b != 0 ? b - 1023 : std::ilogb(a);
 }
 
+// The double neighbours of a finite a toward +inf / -inf (std::nextafter without the call).
+inline double next_up(double a) {
+  if (a == 0) return 0x1p-1074;
+  const std::uint64_t b = std::bit_cast<std::uint64_t>(a);
+  return std::bit_cast<double>(a > 0 ? b + 1 : b - 1);
+}
+inline double next_down(double a) { return -next_up(-a); }
+
 // ---- values with an error bound ---------------------------------------------------------------
 struct V {
   double h, l, e;
@@ -408,20 +416,26 @@ const Tables& tables() {
 S exp_neg(const V& t) {
   const Tables& T = tables();
   const double nd = std::floor(t.h * T.inv_l + 0.5);
-  V r = add_d(t, -nd * T.l1);
-  r = add_d(r, -nd * T.l2);
+  // t.h - N·l1 is exact: N·l1 is exact, and |t - N·ln2/256| <= ln2/512 puts t.h within a factor
+  // 2 of N·l1 (Sterbenz) unless N == 0. Then the smaller pieces, summed in double-double.
+  const DD r1 = two_sum(t.h - nd * T.l1, -nd * T.l2);
   const DD p3 = two_prod(nd, T.l3);
-  r = add(r, {-p3.h, -p3.l, 0});
   const double p4 = nd * T.l4;
-  r = add_d(r, -p4);
-  r.e += kU * std::fabs(p4) + std::fabs(nd) * T.l_rest;
+  const DD small = two_sum(t.l - p3.h, -p3.l - p4);
+  V r = add({r1.h, r1.l, t.e}, {small.h, small.l, 0});
+  r.e += 2 * kU * (std::fabs(t.l - p3.h) + std::fabs(p3.l) + std::fabs(p4)) +
+         std::fabs(nd) * T.l_rest;
+  // e^r = 1 + r + r²·W, W = 1/2 + r·Q: W = 0.5 + r.h·Q in double-double (r.h·Q is below 2^-12,
+  // its rounding u of it, and r.l·Q, r.e·Q and Q's own error ride in W's bound).
   const auto& cf = T.inv_fact_d;
   double q = cf[9];
   for (int n = 8; n >= 3; --n) q = q * r.h + cf[static_cast<std::size_t>(n)];
-  V p{q, 0, 16 * kU / 5.99 + (std::fabs(r.l) + r.e) / 23};
-  p = add_d(mul(p, r), 0.5);
-  p = add_d(mul(p, r), 1.0);
-  p = add_d(mul(p, r), 1.0);
+  const double eq = 16 * kU / 5.99 + (std::fabs(r.l) + r.e) / 23;  // |Q̂ - Q(r)|
+  const double rq = r.h * q;
+  const DD w = fast_two_sum(0.5, rq);
+  const V W{w.h, w.l, kU * std::fabs(rq) + (std::fabs(r.l) + r.e) * std::fabs(q) * kMag +
+                          mag(r) * eq + r.e * eq};
+  V p = add_d(add(mul(mul(r, r), W), r), 1.0);
   p.e += 0x1p-116;
   const long n = static_cast<long>(nd);
   const long jj = n & 255;  // N mod 256 in [0, 255] (two's complement)
@@ -522,8 +536,9 @@ bool decide(Format fmt, V v, long scale, const Facts& s, Rounded& out) {
   if (testing::g_fast_perturbation != 0) v.h += testing::g_fast_perturbation * v.h;  // test hook
   const double e = v.e * kInflate;
   if (!(e < 0x1p-70 * std::fabs(v.h) / kMag)) return false;  // the hi/lo contract, and NaN bounds
-  double L = std::nextafter(v.h + (v.l - e), -kInf);
-  double U = std::nextafter(v.h + (v.l + e), kInf);
+  double L = next_down(v.h + (v.l - e));
+  double U = next_up(v.h + (v.l + e));
+  if (!std::isfinite(L) || !std::isfinite(U)) return false;
   if (L == 0 || U == 0 || (L < 0) != (U < 0)) return false;
   const int ev = exponent(v.h);
   const long top = scale + ev;  // |f| ~ 2^top
@@ -563,8 +578,8 @@ bool decide(Format fmt, V v, long scale, const Facts& s, Rounded& out) {
     U *= p;
     v = scale2(v, static_cast<int>(scale));
   }
-  if (L <= s.below) L = std::nextafter(s.below, kInf);
-  if (U >= s.above) U = std::nextafter(s.above, -kInf);
+  if (L <= s.below) L = next_up(s.below);
+  if (U >= s.above) U = next_down(s.above);
   if (L > U) return false;  // a bound contradicts a proved fact: never trust it
   const int il = exponent(L), iu = exponent(U);
   if (il != iu || (L < 0) != (U < 0)) return false;
