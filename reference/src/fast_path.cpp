@@ -3,21 +3,22 @@
 // roundings decided by a rounding test on the resulting enclosure. It shares no code with src/
 // and calls no libm transcendental function: its exp and its erfc (as Φ and the Mills ratio by
 // Taylor tables) are its own; MPFR only computes its constants and table coefficients, once,
-// correctly rounded. Method and bounds: docs/reference.md, "The
-// fast reference"; the derivations are also here, next to the code.
+// correctly rounded. Method and bounds: docs/reference.md §8, "The fast reference"; the
+// derivations are also here, next to the code.
 //
 // ERROR ACCOUNTING. Every quantity is a V = {h, l, e}: the double-double h + l and a bound e on
 // |true value - (h + l)|. Each double-double operation below is one of Joldes, Muller & Popescu,
 // "Tight and rigorous error bounds for basic building blocks of double-word arithmetic" (ACM TOMS
 // 44, 2017): AccurateDWPlusDW (relative error <= 3u^2 + 13u^3), DWTimesFP1 (<= 1.5u^2 + 4u^3),
-// DWTimesDW1 (<= 7u^2), DWDivFP1 (<= 3.5u^2), DWDivDW2 (<= 15u^2 + 56u^3), u = 2^-53. We charge
+// DWTimesDW1 (<= 7u^2), DWDivDW2 (<= 15u^2 + 56u^3), u = 2^-53. We charge
 // every one kOp = 2^-99 = 128u^2 of its result (|result| <= |z.h|(1 + 2^-52)), more than any of
 // them. Propagation: for z = a op b with |a - â| <= ea, |b - b̂| <= eb:
 //   a + b: ea + eb;   a·b: |â|eb + |b̂|ea + ea·eb;   a/b: (ea + |â/b̂|eb) / (|b̂| - eb)
 // (|â| is taken as |a.h|(1 + 2^-50) >= |a.h + a.l|). The bounds themselves are computed in
 // double with rounding to nearest: a chain of at most ~300 operations of at most 8 roundings
 // each understates a bound by a factor at most (1 + u)^2400 < 1 + 2^-41, so the final bound is
-// multiplied by 1 + 2^-40 (kInflate) before use.
+// multiplied by 1 + 2^-40 (kInflate) before use (the one subtraction among them, |b̂| - eb in a
+// quotient, has eb < 2^-60|b̂| wherever a result is accepted, so its rounding is as harmless).
 #include "fast_path.hpp"
 
 #include <mpfr.h>
@@ -443,8 +444,8 @@ S exp_neg(const V& t) {
 }
 
 // ---- Φ and g = Φ + xφ on |x| < 8 by the Taylor tables -------------------------------------------
-// j = nearest(8x), h = x - j/8 exact (x and j/8 are multiples of x's ulp or of 2^-3... and
-// |h| <= 1/16 < |x| or j = 0), then Horner.
+// Horner on a table's polynomial: the double part first, then the double-double steps, each
+// multiplying by the exact h (mul_d propagates the bound) and adding a coefficient.
 V taylor(const Poly& p, double h) {
   double q = 0;
   for (int n = p.n - 1; n >= p.k; --n) q = q * h + p.a[static_cast<std::size_t>(n)].h;
@@ -458,7 +459,9 @@ V taylor(const Poly& p, double h) {
 }
 V table_eval(const std::array<Poly, kCenters>& tab, double x) {
   const double jd = std::floor(8 * x + 0.5);  // |x| < 8: jd in [-64, 64]
-  const double h = x - jd / 8;                // exact (Sterbenz or j = 0)
+  // h = x - j/8 is exact: for j = 0 it is x; otherwise |x| >= 1/16, so x's ulp is at most
+  // 2^-27 and divides 2^-3, both x and j/8 are multiples of it, and |h| <= 1/16 needs < 53 bits.
+  const double h = x - jd / 8;
   return taylor(tab[static_cast<std::size_t>(static_cast<long>(jd) + 64)], h);
 }
 
