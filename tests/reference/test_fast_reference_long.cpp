@@ -86,6 +86,7 @@ TEST(EveryInput, FallbackCounts) {
                 name(fn.form).data(), name(fn.q).data(),
                 static_cast<unsigned long long>(fast + fallback),
                 static_cast<unsigned long long>(fallback.load()), seconds_since(t0), threads());
+    std::fflush(stdout);  // one line a function, seen as it comes
   }
 }
 
@@ -120,6 +121,7 @@ void agree(const Fn& fn, std::uint64_t n, Input input) {
               name(fn.form).data(), name(fn.q).data(),
               static_cast<unsigned long long>(count.load()), bad.size(),
               static_cast<unsigned long long>(fallback.load()), seconds_since(t0));
+  std::fflush(stdout);
 }
 
 TEST(Strided, AgreesWithMpfr) {
