@@ -19,7 +19,7 @@ struct Rounded {
   double rn = 0, rd = 0, ru = 0;
   // f(x) ~= (hi + lo)·2^scale with relative error <= 2^-70, or exactly f(x) (scale 0) when it is
   // 0, ±inf or NaN. scale is 0 unless |f(x)| < 2^-960 (below which a double-double cannot carry
-  // 70 bits); when |f(x)| < 2^-(2^40) only the sign is carried: hi = ±1, lo = 0 and scale =
+  // 70 bits); when |f(x)| < 2^-(2^20) only the sign is carried: hi = ±1, lo = 0 and scale =
   // kBelowScale, an upper bound of log2|f(x)|.
   double hi = 0, lo = 0;
   long scale = 0;
@@ -27,7 +27,7 @@ struct Rounded {
   // -1200; below, only some number < -1200 (every format's ulp there is its least subnormal).
   long floor_log2 = 0;
 };
-inline constexpr long kBelowScale = -(1L << 40);
+inline constexpr long kBelowScale = -(1L << 20);
 
 // How many results were decided by each path.
 struct FastStats {
