@@ -1,0 +1,62 @@
+// The comparison of ref::round_batch's results with the MPFR path (enclose()), shared by the
+// default and the long tier's tests of the fast reference.
+#pragma once
+
+#include <cmath>
+#include <string>
+
+#include <mpfr.h>
+
+#include "gelucheck/fast_reference.hpp"
+#include "gelucheck/reference.hpp"
+
+namespace gelucheck {
+
+// Every disagreement of round_batch's result with enclose() at x, as a message ("" when none).
+inline std::string compare(Form form, Quantity q, Format fmt, double x, const ref::Rounded& r) {
+  const ref::Enclosure e = ref::enclose(form, q, x, 128);
+  std::string msg;
+  auto check = [&](const char* what, double got, double want) {
+    if (!same_bits(got, want))
+      msg += std::string(" ") + what + " " + hexfloat(got) + " (MPFR " + hexfloat(want) + ")";
+  };
+  check("rn", r.rn, e.rounded(fmt));
+  check("rd", r.rd, e.rounded_down(fmt));
+  check("ru", r.ru, e.rounded_up(fmt));
+  // hi + lo (·2^scale) within 2^-70 of f(x), measured against the enclosure's midpoint (the
+  // enclosure is 2^-128 wide); only the sign below 2^-(2^20).
+  if (std::isfinite(r.hi) && r.hi != 0 && r.scale != ref::kBelowScale) {
+    const mpfr_exp_t emin = mpfr_get_emin(), emax = mpfr_get_emax();
+    mpfr_set_emin(mpfr_get_emin_min());
+    mpfr_set_emax(mpfr_get_emax_max());
+    mpfr_t m, a;
+    mpfr_init2(m, 512);
+    mpfr_init2(a, 512);
+    mpfr_add(m, e.lo(), e.hi(), MPFR_RNDN);
+    mpfr_div_2ui(m, m, 1, MPFR_RNDN);
+    mpfr_set_d(a, r.hi, MPFR_RNDN);
+    mpfr_add_d(a, a, r.lo, MPFR_RNDN);
+    mpfr_mul_2si(a, a, r.scale, MPFR_RNDN);
+    mpfr_sub(a, a, m, MPFR_RNDN);
+    mpfr_div(a, a, m, MPFR_RNDN);
+    mpfr_abs(a, a, MPFR_RNDN);
+    if (mpfr_cmp_d(a, 0x1p-70) > 0)
+      msg += " hi+lo " + hexfloat(r.hi) + " + " + hexfloat(r.lo) + " (scale " +
+             std::to_string(r.scale) + ") off by " + hexfloat(mpfr_get_d(a, MPFR_RNDU));
+    mpfr_clear(m);
+    mpfr_clear(a);
+    mpfr_set_emin(emin);
+    mpfr_set_emax(emax);
+  }
+  if (std::signbit(r.hi) != std::signbit(e.approx()) && !std::isnan(r.hi))
+    msg += " sign of hi " + hexfloat(r.hi);
+  const long fl = e.floor_log2();
+  if (std::isfinite(r.rn) && !(fl < -1200 && r.floor_log2 < -1200) && fl != r.floor_log2)
+    msg += " floor_log2 " + std::to_string(r.floor_log2) + " (MPFR " + std::to_string(fl) + ")";
+  if (!msg.empty())
+    msg = std::string(name(form)) + " " + std::string(name(q)) + " " + std::string(name(fmt)) +
+          " x = " + hexfloat(x) + ":" + msg;
+  return msg;
+}
+
+}  // namespace gelucheck
