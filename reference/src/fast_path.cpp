@@ -30,6 +30,8 @@
 #include <cmath>
 #include <limits>
 
+#include "gelucheck/mpfr.hpp"
+
 namespace gelucheck::ref {
 namespace testing {
 thread_local double g_fast_perturbation = 0;
@@ -181,18 +183,13 @@ struct Tables {
   Tables();
 };
 
-struct Mp {
-  mpfr_t v;
-  Mp() { mpfr_init2(v, 320); }
-  ~Mp() { mpfr_clear(v); }
-  Mp(const Mp&) = delete;
-  Mp& operator=(const Mp&) = delete;
-};
+// The working precision of the constants and the Taylor tables.
+constexpr mpfr_prec_t kTablePrec = 320;
 DD to_dd(mpfr_srcptr x) {
-  Mp t;
+  Mpfr t(kTablePrec);
   const double h = mpfr_get_d(x, MPFR_RNDN);
-  mpfr_sub_d(t.v, x, h, MPFR_RNDN);
-  return {h, mpfr_get_d(t.v, MPFR_RNDN)};
+  mpfr_sub_d(t, x, h, MPFR_RNDN);
+  return {h, mpfr_get_d(t, MPFR_RNDN)};
 }
 V to_v(mpfr_srcptr x) {
   const DD d = to_dd(x);
@@ -232,48 +229,49 @@ void make_poly(Poly& p, bool is_g, long j) {
   // (from φ' = -xφ); Φ(c + h) = Σ a_n h^n with a_0 = Φ(c), a_{n+1} = φ(c) b_n / (n+1);
   // g(c + h) = Φ(c+h) + (c+h) φ(c+h): g_n = a_n + φ(c)(c b_n + b_{n-1}). At 320 bits the
   // recurrences lose far less than the 2^-106 of the final rounding.
-  Mp c, phi, Phi, t, u, bprev, b, bnext;
-  mpfr_set_si(c.v, j, MPFR_RNDN);
-  mpfr_div_ui(c.v, c.v, 8, MPFR_RNDN);  // exact
-  mpfr_sqr(t.v, c.v, MPFR_RNDN);
-  mpfr_div_2ui(t.v, t.v, 1, MPFR_RNDN);
-  mpfr_neg(t.v, t.v, MPFR_RNDN);
-  mpfr_exp(phi.v, t.v, MPFR_RNDN);
-  mpfr_const_pi(u.v, MPFR_RNDN);
-  mpfr_mul_2ui(u.v, u.v, 1, MPFR_RNDN);
-  mpfr_sqrt(u.v, u.v, MPFR_RNDN);
-  mpfr_div(phi.v, phi.v, u.v, MPFR_RNDN);  // φ(c)
-  mpfr_sqrt_ui(u.v, 2, MPFR_RNDN);
-  mpfr_div(t.v, c.v, u.v, MPFR_RNDN);
-  mpfr_neg(t.v, t.v, MPFR_RNDN);
-  mpfr_erfc(Phi.v, t.v, MPFR_RNDN);
-  mpfr_div_2ui(Phi.v, Phi.v, 1, MPFR_RNDN);  // Φ(c)
+  Mpfr c(kTablePrec), phi(kTablePrec), Phi(kTablePrec), t(kTablePrec), u(kTablePrec),
+      bprev(kTablePrec), b(kTablePrec), bnext(kTablePrec);
+  mpfr_set_si(c, j, MPFR_RNDN);
+  mpfr_div_ui(c, c, 8, MPFR_RNDN);  // exact
+  mpfr_sqr(t, c, MPFR_RNDN);
+  mpfr_div_2ui(t, t, 1, MPFR_RNDN);
+  mpfr_neg(t, t, MPFR_RNDN);
+  mpfr_exp(phi, t, MPFR_RNDN);
+  mpfr_const_pi(u, MPFR_RNDN);
+  mpfr_mul_2ui(u, u, 1, MPFR_RNDN);
+  mpfr_sqrt(u, u, MPFR_RNDN);
+  mpfr_div(phi, phi, u, MPFR_RNDN);  // φ(c)
+  mpfr_sqrt_ui(u, 2, MPFR_RNDN);
+  mpfr_div(t, c, u, MPFR_RNDN);
+  mpfr_neg(t, t, MPFR_RNDN);
+  mpfr_erfc(Phi, t, MPFR_RNDN);
+  mpfr_div_2ui(Phi, Phi, 1, MPFR_RNDN);  // Φ(c)
   std::array<double, kTaylorN> absd{};
-  mpfr_set_ui(bprev.v, 0, MPFR_RNDN);  // b_{-1}
-  mpfr_set_ui(b.v, 1, MPFR_RNDN);      // b_0
+  mpfr_set_ui(bprev, 0, MPFR_RNDN);  // b_{-1}
+  mpfr_set_ui(b, 1, MPFR_RNDN);      // b_0
   for (int n = 0; n < kTaylorN; ++n) {
     // coefficient n: Φ's is a_n (a_0 = Φ(c), a_n = φ(c) b_{n-1}/n), held in t
     if (n == 0) {
-      mpfr_set(t.v, Phi.v, MPFR_RNDN);
+      mpfr_set(t, Phi, MPFR_RNDN);
     } else {
-      mpfr_mul(t.v, phi.v, bprev.v, MPFR_RNDN);
-      mpfr_div_ui(t.v, t.v, static_cast<unsigned long>(n), MPFR_RNDN);
+      mpfr_mul(t, phi, bprev, MPFR_RNDN);
+      mpfr_div_ui(t, t, static_cast<unsigned long>(n), MPFR_RNDN);
     }
     if (is_g) {  // + φ(c)(c b_n + b_{n-1})
-      mpfr_mul(u.v, c.v, b.v, MPFR_RNDN);
-      mpfr_add(u.v, u.v, bprev.v, MPFR_RNDN);
-      mpfr_mul(u.v, u.v, phi.v, MPFR_RNDN);
-      mpfr_add(t.v, t.v, u.v, MPFR_RNDN);
+      mpfr_mul(u, c, b, MPFR_RNDN);
+      mpfr_add(u, u, bprev, MPFR_RNDN);
+      mpfr_mul(u, u, phi, MPFR_RNDN);
+      mpfr_add(t, t, u, MPFR_RNDN);
     }
-    p.a[static_cast<std::size_t>(n)] = to_dd(t.v);
-    absd[static_cast<std::size_t>(n)] = std::fabs(mpfr_get_d(t.v, MPFR_RNDU)) * (1 + 0x1p-50);
+    p.a[static_cast<std::size_t>(n)] = to_dd(t);
+    absd[static_cast<std::size_t>(n)] = std::fabs(mpfr_get_d(t, MPFR_RNDU)) * (1 + 0x1p-50);
     // b_{n+1} = (-c b_n - b_{n-1}) / (n+1)
-    mpfr_mul(bnext.v, c.v, b.v, MPFR_RNDN);
-    mpfr_add(bnext.v, bnext.v, bprev.v, MPFR_RNDN);
-    mpfr_neg(bnext.v, bnext.v, MPFR_RNDN);
-    mpfr_div_ui(bnext.v, bnext.v, static_cast<unsigned long>(n + 1), MPFR_RNDN);
-    mpfr_swap(bprev.v, b.v);
-    mpfr_swap(b.v, bnext.v);
+    mpfr_mul(bnext, c, b, MPFR_RNDN);
+    mpfr_add(bnext, bnext, bprev, MPFR_RNDN);
+    mpfr_neg(bnext, bnext, MPFR_RNDN);
+    mpfr_div_ui(bnext, bnext, static_cast<unsigned long>(n + 1), MPFR_RNDN);
+    mpfr_swap(bprev, b);
+    mpfr_swap(b, bnext);
   }
   finish(p, absd, -4);
   // Truncation: |R_N| <= sup|F^(N)(ξ)| |h|^N / N!, ξ within 1/16 of c. Φ^(N) = ±He_{N-1} φ and
@@ -281,10 +279,10 @@ void make_poly(Poly& p, bool is_g, long j) {
   // K √(n!) e^(-ξ²/4) / √(2π).
   const double cmin = std::max(0.0, std::fabs(static_cast<double>(j) / 8) - 1.0 / 16);
   const double cmax = std::fabs(static_cast<double>(j) / 8) + 1.0 / 16;
-  Mp w;
-  mpfr_set_d(w.v, -cmin * cmin / 4, MPFR_RNDU);
-  mpfr_exp(w.v, w.v, MPFR_RNDU);
-  const double damp = up(w.v);
+  Mpfr w(kTablePrec);
+  mpfr_set_d(w, -cmin * cmin / 4, MPFR_RNDU);
+  mpfr_exp(w, w, MPFR_RNDU);
+  const double damp = up(w);
   const double fact_nm1 = std::tgamma(kTaylorN), fact_n = fact_nm1 * kTaylorN;  // exact enough
   double deriv = std::sqrt(fact_nm1);
   if (is_g) deriv += cmax * std::sqrt(fact_n) + kTaylorN * std::sqrt(fact_nm1);
@@ -300,8 +298,7 @@ void make_poly(Poly& p, bool is_g, long j) {
 void make_mills(Poly& p, int e, int i) {
   // Precision: the recurrence's loss plus 160 bits.
   const mpfr_prec_t prec = 160 + 2 * (e + 1) * kMillsN;
-  mpfr_t c, m0, m1, m2, t, u;
-  for (mpfr_t* v : {&c, &m0, &m1, &m2, &t, &u}) mpfr_init2(*v, prec);
+  Mpfr c(prec), m0(prec), m1(prec), m2(prec), t(prec), u(prec);
   // c = 2^e + (i + 1/2) 2^(e-6)
   mpfr_set_si(c, 2 * i + 1, MPFR_RNDN);
   mpfr_mul_2si(c, c, e - 7, MPFR_RNDN);
@@ -311,7 +308,7 @@ void make_mills(Poly& p, int e, int i) {
   // M(c) by Laplace's continued fraction 1/(c + 1/(c + 2/(c + …))), its n-th and (n+1)-th
   // approximants evaluated backward: they bracket M (positive elements), so n is doubled until
   // they agree to 2^-(prec-8). (MPFR's erfc is far slower here, and at this precision.)
-  auto approximant = [&](long n, mpfr_t out) {
+  auto approximant = [&](long n, mpfr_ptr out) {
     mpfr_set(out, c, MPFR_RNDN);
     for (long j = n; j >= 1; --j) {
       mpfr_ui_div(out, static_cast<unsigned long>(j), out, MPFR_RNDN);
@@ -344,52 +341,49 @@ void make_mills(Poly& p, int e, int i) {
   }
   finish(p, absd, e - 7);
   p.trunc = 2 * std::ldexp(1.0, (e - 7) * kMillsN - e * (kMillsN + 1)) * 1.01;
-  for (mpfr_t* v : {&c, &m0, &m1, &m2, &t, &u}) mpfr_clear(*v);
 }
 
 Tables::Tables() {
-  Mp x, y, pi;
-  mpfr_const_pi(pi.v, MPFR_RNDN);
-  mpfr_ui_div(x.v, 2, pi.v, MPFR_RNDN);
-  mpfr_sqrt(x.v, x.v, MPFR_RNDN);
-  sqrt_2_over_pi = to_v(x.v);
-  mpfr_mul_2ui(x.v, x.v, 1, MPFR_RNDN);
-  two_sqrt_2_over_pi = to_v(x.v);
-  mpfr_set_ui(x.v, 44715, MPFR_RNDN);
-  mpfr_div_ui(x.v, x.v, 1000000, MPFR_RNDN);
-  c = to_v(x.v);
-  mpfr_mul_ui(x.v, x.v, 3, MPFR_RNDN);
-  three_c = to_v(x.v);
-  mpfr_mul_2ui(x.v, pi.v, 1, MPFR_RNDN);
-  mpfr_rec_sqrt(x.v, x.v, MPFR_RNDN);
-  inv_sqrt_2pi = to_v(x.v);
+  Mpfr x(kTablePrec), y(kTablePrec), pi(kTablePrec);
+  mpfr_const_pi(pi, MPFR_RNDN);
+  mpfr_ui_div(x, 2, pi, MPFR_RNDN);
+  mpfr_sqrt(x, x, MPFR_RNDN);
+  sqrt_2_over_pi = to_v(x);
+  mpfr_mul_2ui(x, x, 1, MPFR_RNDN);
+  two_sqrt_2_over_pi = to_v(x);
+  mpfr_set_ui(x, 44715, MPFR_RNDN);
+  mpfr_div_ui(x, x, 1000000, MPFR_RNDN);
+  c = to_v(x);
+  mpfr_mul_ui(x, x, 3, MPFR_RNDN);
+  three_c = to_v(x);
+  mpfr_mul_2ui(x, pi, 1, MPFR_RNDN);
+  mpfr_rec_sqrt(x, x, MPFR_RNDN);
+  inv_sqrt_2pi = to_v(x);
   // ln2/256 in pieces: l1, l2 of 22 bits (N·l1, N·l2 exact for |N| < 2^31), l3, l4 of 53.
-  mpfr_const_log2(x.v, MPFR_RNDN);
-  mpfr_div_2ui(x.v, x.v, 8, MPFR_RNDN);
-  inv_l = 1 / mpfr_get_d(x.v, MPFR_RNDN);
+  mpfr_const_log2(x, MPFR_RNDN);
+  mpfr_div_2ui(x, x, 8, MPFR_RNDN);
+  inv_l = 1 / mpfr_get_d(x, MPFR_RNDN);
   double* pieces[4] = {&l1, &l2, &l3, &l4};
   for (int i = 0; i < 4; ++i) {
-    mpfr_t r;
-    mpfr_init2(r, i < 2 ? 22 : 53);
-    mpfr_set(r, x.v, MPFR_RNDN);
+    Mpfr r(i < 2 ? 22 : 53);
+    mpfr_set(r, x, MPFR_RNDN);
     *pieces[i] = mpfr_get_d(r, MPFR_RNDN);
-    mpfr_sub(x.v, x.v, r, MPFR_RNDN);  // exact at 320 bits
-    mpfr_clear(r);
+    mpfr_sub(x, x, r, MPFR_RNDN);  // exact at 320 bits
   }
-  mpfr_abs(x.v, x.v, MPFR_RNDN);
-  l_rest = up(x.v) * 2;
+  mpfr_abs(x, x, MPFR_RNDN);
+  l_rest = up(x) * 2;
   for (int j = 0; j < 256; ++j) {
-    mpfr_set_si(y.v, j, MPFR_RNDN);
-    mpfr_div_2ui(y.v, y.v, 8, MPFR_RNDN);
-    mpfr_exp2(y.v, y.v, MPFR_RNDN);
-    exp2_j[static_cast<std::size_t>(j)] = to_v(y.v);
+    mpfr_set_si(y, j, MPFR_RNDN);
+    mpfr_div_2ui(y, y, 8, MPFR_RNDN);
+    mpfr_exp2(y, y, MPFR_RNDN);
+    exp2_j[static_cast<std::size_t>(j)] = to_v(y);
   }
   double f = 1;
   for (int n = 0; n < 10; ++n) {
     if (n > 0) f *= n;  // exact: 9! < 2^53
-    mpfr_set_d(y.v, f, MPFR_RNDN);
-    mpfr_ui_div(y.v, 1, y.v, MPFR_RNDN);
-    inv_fact_d[static_cast<std::size_t>(n)] = mpfr_get_d(y.v, MPFR_RNDN);
+    mpfr_set_d(y, f, MPFR_RNDN);
+    mpfr_ui_div(y, 1, y, MPFR_RNDN);
+    inv_fact_d[static_cast<std::size_t>(n)] = mpfr_get_d(y, MPFR_RNDN);
   }
   for (long j = -64; j <= 64; ++j) {
     make_poly(phi[static_cast<std::size_t>(j + 64)], false, j);

@@ -14,6 +14,7 @@
 #include "gelucheck/certify.hpp"
 #include "gelucheck/common.hpp"
 #include "gelucheck/facts.hpp"
+#include "gelucheck/mpfr.hpp"
 #include "gelucheck/reference.hpp"
 
 namespace gelucheck {
@@ -235,8 +236,7 @@ TEST(Certificates, ReferenceAgreesAtEachExtremum) {
     const Form form = sc.rfind("erf", 0) == 0 ? Form::erf : Form::tanh;
     for (const json& loc : f["location_doubles"]) {
       const double x = dbl(loc["nearest"]);
-      mpfr_t v, lo, hi, tol;
-      mpfr_inits2(300, v, lo, hi, tol, static_cast<mpfr_ptr>(nullptr));
+      Mpfr v(300), lo(300), hi(300), tol(300);
       if (gap) {
         const ref::Enclosure t = ref::enclose(Form::tanh, q, x, 200), e = ref::enclose(Form::erf, q, x, 200);
         mpfr_sub(v, t.lo(), e.lo(), MPFR_RNDN);
@@ -263,7 +263,6 @@ TEST(Certificates, ReferenceAgreesAtEachExtremum) {
         mpfr_add(hi, hi, tol, MPFR_RNDU);
         EXPECT_LE(mpfr_cmp(v, hi), 0) << r.fact << ": the reference is above the certified max";
       }
-      mpfr_clears(v, lo, hi, tol, static_cast<mpfr_ptr>(nullptr));
     }
   }
 }

@@ -8,6 +8,7 @@
 #include <mpfr.h>
 
 #include "gelucheck/fast_reference.hpp"
+#include "gelucheck/mpfr.hpp"
 #include "gelucheck/reference.hpp"
 
 namespace gelucheck {
@@ -26,12 +27,8 @@ inline std::string compare(Form form, Quantity q, Format fmt, double x, const re
   // hi + lo (·2^scale) within 2^-70 of f(x), measured against the enclosure's midpoint (the
   // enclosure is 2^-128 wide); only the sign below 2^-(2^20).
   if (std::isfinite(r.hi) && r.hi != 0 && r.scale != ref::kBelowScale) {
-    const mpfr_exp_t emin = mpfr_get_emin(), emax = mpfr_get_emax();
-    mpfr_set_emin(mpfr_get_emin_min());
-    mpfr_set_emax(mpfr_get_emax_max());
-    mpfr_t m, a;
-    mpfr_init2(m, 512);
-    mpfr_init2(a, 512);
+    MpfrRange guard;  // the widest exponent range, restored at the end of the block
+    Mpfr m(512), a(512);
     mpfr_add(m, e.lo(), e.hi(), MPFR_RNDN);
     mpfr_div_2ui(m, m, 1, MPFR_RNDN);
     mpfr_set_d(a, r.hi, MPFR_RNDN);
@@ -43,10 +40,6 @@ inline std::string compare(Form form, Quantity q, Format fmt, double x, const re
     if (mpfr_cmp_d(a, 0x1p-70) > 0)
       msg += " hi+lo " + hexfloat(r.hi) + " + " + hexfloat(r.lo) + " (scale " +
              std::to_string(r.scale) + ") off by " + hexfloat(mpfr_get_d(a, MPFR_RNDU));
-    mpfr_clear(m);
-    mpfr_clear(a);
-    mpfr_set_emin(emin);
-    mpfr_set_emax(emax);
   }
   if (std::signbit(r.hi) != std::signbit(e.approx()) && !std::isnan(r.hi))
     msg += " sign of hi " + hexfloat(r.hi);
