@@ -4,6 +4,8 @@
 #include <cmath>
 #include <cstdio>
 
+#include <mpfr.h>
+
 #include "gelucheck/facts.hpp"
 
 namespace gelucheck::testing {
@@ -16,6 +18,20 @@ float eval(const Fn& f, float x, Path p) {
 }
 
 double derivative_zero(Form f) { return facts::derivative_zero(f); }
+
+double ulps(long double r, long double a, int (*g)(mpfr_ptr, mpfr_srcptr, mpfr_rnd_t), int p) {
+  mpfr_t y, d;
+  mpfr_inits2(200, y, d, static_cast<mpfr_ptr>(nullptr));
+  mpfr_set_ld(y, a, MPFR_RNDN);
+  g(y, y, MPFR_RNDN);
+  mpfr_set_ld(d, r, MPFR_RNDN);
+  mpfr_sub(d, d, y, MPFR_RNDN);
+  mpfr_abs(d, d, MPFR_RNDN);
+  mpfr_mul_2si(d, d, -(mpfr_get_exp(y) - p), MPFR_RNDN);  // ulp(y) = 2^(floor(log2 y) - (p - 1))
+  const double u = mpfr_get_d(d, MPFR_RNDU);
+  mpfr_clears(y, d, static_cast<mpfr_ptr>(nullptr));
+  return u;
+}
 
 std::vector<double> hard_points() {
   std::vector<double> v;  // the shared set (facts.hpp), then these tests' extras

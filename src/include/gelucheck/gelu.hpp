@@ -56,4 +56,11 @@ float pdiv(Form form, std::span<const float> x, std::size_t i, std::size_t j,
 std::vector<double> jacobian(Form form, std::span<const double> x, Path path = Path::accurate);
 std::vector<float> jacobian(Form form, std::span<const float> x, Path path = Path::accurate);
 
+// Threads for map and backward over large arrays: off (1) by default, or GELUCHECK_THREADS=n in
+// the environment at the first call. With n > 1, views that are all contiguous with at least
+// 2^16 elements are split into n ranges; the results are the same bits whatever n is (elementwise).
+// Not synchronized: set it before calls run, not during.
+void set_threads(unsigned n);
+unsigned threads();
+
 }  // namespace gelucheck

@@ -2,6 +2,10 @@
 // tests that prove its error bound (tests/library). Users call gelucheck/gelu.hpp instead.
 #pragma once
 
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
 #include "gelucheck/common.hpp"
 #include "gelucheck/constants.hpp"
 
@@ -45,8 +49,32 @@ constexpr long double kernel_rel_bound(Form form, Quantity q, double x) {
 bool fast_only(Form form, Quantity q, float x, float* out);
 bool fast_only(Form form, Quantity q, double x, double* out);
 
+// The vector fast paths (src/gelu_simd.cpp, error bounds derived there; Highway, run-time dispatch
+// to the best instruction set of the machine): for i < n, ok[i] = 1 and out[i] = the proved
+// result (binary32 correctly rounded, binary64 faithful) where lane i's rounding test passes,
+// else ok[i] = 0 and out[i] unspecified. Lanes are independent: out[i] and ok[i] depend on x[i]
+// only. x == out (exactly) is allowed. fast_only(double) is this function on one lane.
+void simd_fast(Form form, Quantity q, const float* x, float* out, unsigned char* ok, std::size_t n);
+void simd_fast(Form form, Quantity q, const double* x, double* out, unsigned char* ok, std::size_t n);
+// SLEEF's exp and erfc as the vector code calls them on this machine, element by element, for the
+// tests that measure them against MPFR (their assumed bounds are in gelu_simd.cpp).
+void simd_sleef(const double* a, double* exp_a, double* erfc_a, std::size_t n);
+// The instruction set the vector code runs on this machine ("AVX3", "AVX2", "SSE4", "EMU128").
+const char* simd_target();
+// For the tests: every instruction set compiled in and supported by this CPU (Highway's target
+// bits), and a way to run the vector code on one of them (0: back to the best one). Not for
+// production use: it changes the dispatch of every later call.
+std::vector<std::int64_t> simd_targets();
+void simd_force_target(std::int64_t target);
+
+// The accurate path over n contiguous elements: out[i] = scalar(x[i]) or scalar_deriv(x[i]),
+// bit for bit, by simd_fast and, for refused lanes, the scalar path. x == out is allowed; other
+// overlaps are not.
+void accurate_block(Form form, Quantity q, const float* x, float* out, std::size_t n);
+void accurate_block(Form form, Quantity q, const double* x, double* out, std::size_t n);
+
 // The binary64 fast path's e^(a.hi + a.lo) in double-double, for |a.hi| <= 700, |a.lo| <= 2^-43:
-// claimed relative error <= kFastExpRelBound (derived in gelu_fast.cpp at exp_dd) while the
+// claimed relative error <= kFastExpRelBound (derived in gelu_simd.cpp at exp_dd) while the
 // result is >= 2^-968; exposed so that tests/library measures it against MPFR.
 constants::DoubleDouble fast_exp_dd(constants::DoubleDouble a);
 constexpr double kFastExpRelBound = 0x1p-68;
