@@ -56,6 +56,8 @@ template struct View<double>;
 template struct View<float>;
 template struct View<const double>;
 template struct View<const float>;
+template struct View<std::uint16_t>;
+template struct View<const std::uint16_t>;
 
 namespace {
 
@@ -343,6 +345,64 @@ void backward_impl(Form form, View<const T> x, View<const T> dy, View<T> dx, Pat
                [&](std::ptrdiff_t a, std::ptrdiff_t g, std::ptrdiff_t o) { row(a, ix, g, ig, o, io, inner); });
 }
 
+// 16-bit formats: the accurate path looks each element up in its function's table (gelu_half.cpp),
+// the naive path calls scalar16; the same checks as above, before the first write.
+void check16(Format fmt) {
+  if (fmt != Format::binary16 && fmt != Format::bfloat16)
+    bad("16-bit map/backward need binary16 or bfloat16, not " + std::string(name(fmt)));
+}
+
+void map16_impl(Form form, Format fmt, View<const std::uint16_t> x, View<std::uint16_t> out, Path path) {
+  check16(fmt);
+  check_view(x, "x");
+  check_view(out, "out");
+  check_same_shape(x, out, "x", "out");
+  if (x.size() == 0) return;
+  check_no_self_overlap(out, "out");
+  check_alias(x, out, "x");
+  const std::uint16_t* table = path == Path::accurate ? detail::half_table(fmt, form, Quantity::value) : nullptr;
+  const std::uint16_t* xp = x.data;
+  std::uint16_t* op = out.data;
+  const std::size_t inner = inner_size(x.shape);
+  const std::ptrdiff_t ix = inner_stride(x.strides), io = inner_stride(out.strides);
+  for_each_row(x.shape, x.strides.data(), out.strides.data(), out.strides.data(),
+               [&](std::ptrdiff_t a, std::ptrdiff_t b, std::ptrdiff_t) {
+                 for (std::size_t i = 0; i < inner; ++i) {
+                   const auto ii = static_cast<std::ptrdiff_t>(i);
+                   const std::uint16_t v = xp[a + ii * ix];
+                   op[b + ii * io] = table ? table[v] : scalar16(form, fmt, v, path);
+                 }
+               });
+}
+
+void backward16_impl(Form form, Format fmt, View<const std::uint16_t> x, View<const std::uint16_t> dy,
+                     View<std::uint16_t> dx, Path path) {
+  check16(fmt);
+  check_view(x, "x");
+  check_view(dy, "grad_output");
+  check_view(dx, "grad_input");
+  check_same_shape(x, dx, "x", "grad_input");
+  check_same_shape(dy, dx, "grad_output", "grad_input");
+  if (x.size() == 0) return;
+  check_no_self_overlap(dx, "grad_input");
+  check_alias(x, dx, "x");
+  check_alias(dy, dx, "grad_output");
+  const std::uint16_t* table = path == Path::accurate ? detail::half_table(fmt, form, Quantity::derivative) : nullptr;
+  const std::uint16_t *xp = x.data, *gp = dy.data;
+  std::uint16_t* op = dx.data;
+  const std::size_t inner = inner_size(x.shape);
+  const std::ptrdiff_t ix = inner_stride(x.strides), ig = inner_stride(dy.strides), io = inner_stride(dx.strides);
+  for_each_row(x.shape, x.strides.data(), dy.strides.data(), dx.strides.data(),
+               [&](std::ptrdiff_t a, std::ptrdiff_t g, std::ptrdiff_t o) {
+                 for (std::size_t i = 0; i < inner; ++i) {
+                   const auto ii = static_cast<std::ptrdiff_t>(i);
+                   const std::uint16_t v = xp[a + ii * ix];
+                   const std::uint16_t d = table ? table[v] : scalar_deriv16(form, fmt, v, path);
+                   op[o + ii * io] = detail::half_product(fmt, gp[g + ii * ig], d);
+                 }
+               });
+}
+
 template <class T>
 T pdiv_impl(Form form, std::span<const T> x, std::size_t i, std::size_t j, Path path) {
   if (i >= x.size() || j >= x.size())
@@ -381,6 +441,13 @@ float pdiv(Form form, std::span<const float> x, std::size_t i, std::size_t j, Pa
   return pdiv_impl(form, x, i, j, path);
 }
 std::vector<double> jacobian(Form form, std::span<const double> x, Path path) { return jacobian_impl(form, x, path); }
+void map(Form form, Format fmt, View<const std::uint16_t> x, View<std::uint16_t> out, Path path) {
+  map16_impl(form, fmt, std::move(x), std::move(out), path);
+}
+void backward(Form form, Format fmt, View<const std::uint16_t> x, View<const std::uint16_t> grad_output,
+              View<std::uint16_t> grad_input, Path path) {
+  backward16_impl(form, fmt, std::move(x), std::move(grad_output), std::move(grad_input), path);
+}
 void set_threads(unsigned n) { thread_count() = n == 0 ? 1 : n; }
 unsigned threads() { return thread_count(); }
 std::vector<float> jacobian(Form form, std::span<const float> x, Path path) { return jacobian_impl(form, x, path); }

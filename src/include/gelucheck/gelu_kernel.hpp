@@ -73,6 +73,14 @@ void simd_force_target(std::int64_t target);
 void accurate_block(Form form, Quantity q, const float* x, float* out, std::size_t n);
 void accurate_block(Form form, Quantity q, const double* x, double* out, std::size_t n);
 
+// The 16-bit tables of src/gelu_half.cpp (built on first use): the 65,536 results of one function
+// in fmt (binary16 or bfloat16), indexed by the input's encoding; the number of its entries whose
+// rounding proof failed (0 expected: tests/library/half_test.cpp); and RN_fmt(dy * d) of two
+// encodings, the one rounding of backward.
+const std::uint16_t* half_table(Format fmt, Form form, Quantity q);
+long half_unproved(Format fmt, Form form, Quantity q);
+std::uint16_t half_product(Format fmt, std::uint16_t dy, std::uint16_t d);
+
 // The binary64 fast path's e^(a.hi + a.lo) in double-double, for |a.hi| <= 700, |a.lo| <= 2^-43:
 // claimed relative error <= kFastExpRelBound (derived in gelu_simd.cpp at exp_dd) while the
 // result is >= 2^-968; exposed so that tests/library measures it against MPFR.
