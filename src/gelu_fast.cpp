@@ -178,11 +178,11 @@ bool fast_only(Form form, Quantity q, float xf, float* out) {
 // binary64: the vector code (gelu_simd.cpp) on one lane, so that scalar(double) and every lane of
 // map/backward run the same instructions (faithful roundings are not unique).
 bool fast_only(Form form, Quantity q, double x, double* out) {
-  unsigned char ok = 0;
+  std::uint32_t refused;
   double r = 0;
-  simd_fast(form, q, &x, &r, &ok, 1);
-  if (ok) *out = r;
-  return ok != 0;
+  if (simd_fast(form, q, &x, &r, &refused, 1) != 0) return false;
+  *out = r;
+  return true;
 }
 
 }  // namespace gelucheck::detail

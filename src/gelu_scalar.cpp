@@ -46,6 +46,7 @@
 // =============================================================================================
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <limits>
 
 #include "gelucheck/constants.hpp"
@@ -221,12 +222,12 @@ namespace {
 // The scalar path for a lane simd_fast refused: binary32 tries gelu_fast.cpp's evaluation first
 // (glibc exp/erfc; a different bound, the same correctly rounded bits), binary64 has already run
 // its only fast path (simd_fast is fast_only(double)) and goes to the kernel.
-float refused(Form form, Quantity q, float x) {
+float scalar_path(Form form, Quantity q, float x) {
   float r;
   if (fast_only(form, q, x, &r)) return r;
   return static_cast<float>(accurate_kernel(form, q, x));
 }
-double refused(Form form, Quantity q, double x) {
+double scalar_path(Form form, Quantity q, double x) {
   return static_cast<double>(accurate_kernel(form, q, x));
 }
 
@@ -234,7 +235,7 @@ constexpr std::size_t kBlock = 256;
 
 template <class T>
 void block_impl(Form form, Quantity q, const T* x, T* out, std::size_t n) {
-  unsigned char ok[kBlock];
+  std::uint32_t refused[kBlock];
   T saved[kBlock];  // in place: the inputs of refused lanes, before simd_fast overwrites them
   for (std::size_t i0 = 0; i0 < n; i0 += kBlock) {
     const std::size_t m = std::min(kBlock, n - i0);
@@ -243,9 +244,8 @@ void block_impl(Form form, Quantity q, const T* x, T* out, std::size_t n) {
       std::copy(xi, xi + m, saved);
       xi = saved;
     }
-    simd_fast(form, q, xi, out + i0, ok, m);
-    for (std::size_t j = 0; j < m; ++j)
-      if (!ok[j]) out[i0 + j] = refused(form, q, xi[j]);
+    const std::size_t nref = simd_fast(form, q, xi, out + i0, refused, m);
+    for (std::size_t k = 0; k < nref; ++k) out[i0 + refused[k]] = scalar_path(form, q, xi[refused[k]]);
   }
 }
 }  // namespace

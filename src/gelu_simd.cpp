@@ -24,15 +24,15 @@
 // u = 2^-53. Notation and rules as in gelu_fast.cpp (first-order sums, every bound inflated by
 // 1.01, dynamic bounds trusted only below 2^-20).
 //
-// SLEEF 3.5 (libsleef) provides exp and erfc on double vectors, with documented bounds:
-//   Sleef_exp*_u10:  1.0 ulp;                       assumed <= 2 ulp: relative 4u = kExpRel.
-//   Sleef_erfc*_u15: 1.5 ulp for |a| < 26.2, 2.5 ulp above (normal results);
-//                                                   assumed <= 4 ulp: relative 8u = kErfcRel.
-//   Measured against MPFR by tests/library/simd_test.cpp (SleefFunctionsAreAsAccurateAsAssumed).
+// exp: exp_d below (inline, table + polynomial): derived <= 3.1u, used as kExpRel = 4u.
+// erfc: SLEEF 3.5 (libsleef), documented Sleef_erfc*_u15: 1.5 ulp for |a| < 26.2, 2.5 ulp above
+//   (normal results); assumed <= 4 ulp: relative 8u = kErfcRel.
+//   Both measured against MPFR by tests/library/simd_test.cpp
+//   (VectorExpAndSleefErfcAreAsAccurateAsAssumed).
 //
 // binary32, tanh (x a float, so s = x^2 is exact in double):
 //   t = x (K1 + K2 s): K1, K2 rounded (u each), K2 s (u), + K1 (u), times x (u): |t' - t| <= 4u|t|.
-//   E = exp(-t'): 4u (SLEEF) + |t' - t| (the argument's error, relative on E): (4|t| + 4)u.
+//   E = exp(-t'): 4u (exp_d) + |t' - t| (the argument's error, relative on E): (4|t| + 4)u.
 //   value x/(1 + E): 1 + E (both > 0) +u, division +u: e = (4|t| + 6)u      [code: 4.1|t| + 7].
 //   derivative (a + b)/d^2, a = d = 1 + E: (4|t| + 5)u; t'' = K1 + (3 K2) s: 3K2 rounded twice (2u),
 //     times s (u), + K1 (u, K1 rounded: u): 4u... counted as 4u; b = x t'' E: (4|t| + 4)u + 4u + 2u
@@ -45,7 +45,7 @@
 //     gelu_fast.cpp): e_c = (4z^2 + 3|z| + 8)u.
 //   value x/2 * c: one product: e = (4z^2 + 3|z| + 9)u               [code: 4.1z^2 + 3|z| + 10].
 //   derivative a + b, a = c/2: e_c; b = x e^-(x^2/2) / sqrt(2 pi): x^2/2 exact, exp 4u, the constant
-//     u, two products 2u: e_b = 7u; a + b: abs error (|a| + |b|) max(e_c, e_b) + u|a + b|, plus an
+//     u, two products 2u: e_b = 7u (exp_d); a + b: abs error (|a| + |b|) max(e_c, e_b) + u|a + b|, plus an
 //     absolute 2^-1000 for e^-(x^2/2) below the normal range (x > 37.6; |b| < 2^-1100 there and
 //     a >= 1/2, so any exp result in [0, 2^-1010] is covered).
 // binary64, tanh:
@@ -79,13 +79,9 @@
 #define GELUCHECK_SLEEF_DECLARED
 #include <immintrin.h>
 extern "C" {
-double Sleef_exp_u10(double);
 double Sleef_erfc_u15(double);
-__m128d Sleef_expd2_u10sse4(__m128d);
 __m128d Sleef_erfcd2_u15sse4(__m128d);
-__m256d Sleef_expd4_u10avx2(__m256d);
 __m256d Sleef_erfcd4_u15avx2(__m256d);
-__m512d Sleef_expd8_u10avx512f(__m512d);
 __m512d Sleef_erfcd8_u15avx512f(__m512d);
 }
 #endif
@@ -102,7 +98,7 @@ using DI = hn::RebindToSigned<D>;
 using VI = hn::Vec<DI>;
 
 constexpr double u = 0x1p-53;
-constexpr double kExpRel = 4 * u;    // SLEEF exp, assumed <= 2 ulp (documented 1.0)
+constexpr double kExpRel = 4 * u;    // exp_d, derived <= 3.1u
 constexpr double kErfcRel = 8 * u;   // SLEEF erfc, assumed <= 4 ulp (documented 1.5 / 2.5)
 constexpr double kInflate = 1.01;
 constexpr double kTrustDynamic = 0x1p-20;
@@ -117,9 +113,9 @@ constexpr double kTanhNegDeriv = -0x1p+4;  // binary64 tanh derivative needs x >
 constexpr double kTanhNegValue = -0x1.5p+4;  // binary64 tanh value needs x >= -21
 constexpr double kErfTail = 0x1.4p+5;      // erf x > 40: the kernel's tail
 
-// ---- SLEEF on one vector ---------------------------------------------------------------------
+// ---- SLEEF's erfc on one vector -----------------------------------------------------------------
 // The per-lane fallback serves targets without a SLEEF vector function (the emulated ones):
-// the same documented bounds, one lane at a time.
+// the same documented bound, one lane at a time.
 template <double (*F)(double)>
 HWY_INLINE V per_lane(V v) {
   const D d;
@@ -127,17 +123,6 @@ HWY_INLINE V per_lane(V v) {
   hn::Store(v, d, buf);
   for (std::size_t i = 0; i < hn::Lanes(d); ++i) buf[i] = F(buf[i]);
   return hn::Load(d, buf);
-}
-HWY_INLINE V sleef_exp(V v) {
-#if HWY_TARGET == HWY_AVX3
-  return V{Sleef_expd8_u10avx512f(v.raw)};
-#elif HWY_TARGET == HWY_AVX2
-  return V{Sleef_expd4_u10avx2(v.raw)};
-#elif HWY_TARGET == HWY_SSE4
-  return V{Sleef_expd2_u10sse4(v.raw)};
-#else
-  return per_lane<Sleef_exp_u10>(v);
-#endif
 }
 HWY_INLINE V sleef_erfc(V v) {
 #if HWY_TARGET == HWY_AVX3
@@ -249,6 +234,39 @@ HWY_INLINE VD exp_dd(VD a) {
   return {hn::Mul(e.hi, scale), hn::Mul(e.lo, scale)};
 }
 
+// e^a in plain double, per lane, for -708 <= a <= 709 (results normal; callers clamp): relative
+// error <= 3.1u <= kExpRel. The reduction of exp_dd without its low parts:
+//   k = RN(a 128/ln2) (the 1.5 2^52 shift), r = (a - k L1) - k L2: a - k L1 is exact (k L1 has
+//   <= 53 bits: L1 36 bits, |k| < 2^17; and a, k L1 are within a factor 2 of each other when
+//   k != 0: Sterbenz), the second step rounds (u|r|) and |k| |ln2/128 - L1 - L2| <= 2^-82;
+//   |r| <= ln2/256 + 2^-40 < 2^-8.5.
+//   e^r = 1 + r + Q, Q = r^2 (1/2 + r/6 + r^2/24 + r^3/120): truncation r^6/720 1.001 < 2^-60.5;
+//   |Q| <= 2^-17.9 is computed with relative error <= 4u (coefficients, Horner): < 2^-70.
+//   s = 1 + (r + Q): two roundings, 2u (|r + Q| < 2^-8.4, so the first is 2^-8.4 u relative to s).
+//   times T = RN(2^(j/128)) (kExp2Table's hi: u) and the product (u); times 2^m exact (normal).
+//   Sum: u (r) 2^-8.5 + 2u (s) + u (T) + u (product) + 2^-60 < 3.1u, first order; so <= 4u.
+// Measured against MPFR: tests/library/simd_test.cpp (VectorExpAndSleefErfcAreAsAccurateAsAssumed).
+HWY_INLINE V exp_d(V a) {
+  const D d;
+  const DI di;
+  const V shifter = hn::Set(d, 0x1.8p52);
+  const V ks = hn::MulAdd(a, hn::Set(d, k::kInvLn2Over128), shifter);
+  const VI ki = hn::Sub(hn::BitCast(di, ks), hn::BitCast(di, shifter));
+  const V kd = hn::Sub(ks, shifter);
+  const V r0 = hn::NegMulAdd(kd, hn::Set(d, k::kLn2Over128.hi), a);  // exact (see above)
+  const V r = hn::NegMulAdd(kd, hn::Set(d, k::kLn2Over128.lo), r0);
+  V c = hn::Set(d, 1.0 / 120);
+  c = hn::MulAdd(c, r, hn::Set(d, 1.0 / 24));
+  c = hn::MulAdd(c, r, hn::Set(d, 1.0 / 6));
+  c = hn::MulAdd(c, r, hn::Set(d, 0.5));
+  const V q = hn::Mul(hn::Mul(r, r), c);
+  const V s = hn::Add(hn::Set(d, 1.0), hn::Add(r, q));
+  const VI j2 = hn::ShiftLeft<1>(hn::And(ki, hn::Set(di, 127)));
+  const V t = hn::GatherIndex(d, &k::kExp2Table[0].hi, j2);
+  const V scale = hn::BitCast(d, hn::ShiftLeft<52>(hn::Add(hn::ShiftRight<7>(ki), hn::Set(di, 1023))));
+  return hn::Mul(hn::Mul(s, t), scale);
+}
+
 // ---- rounding tests, per lane ----------------------------------------------------------------
 // binary32: ay = |y| approximates |f| with |ay - |f|| <= err. r = RN32(ay), held exactly in a
 // double; its binary32 neighbours' midpoints are doubles computed exactly from r's bits: r's
@@ -301,7 +319,7 @@ HWY_INLINE M tanh_f32(bool value, V x, V& out) {
   const V s = hn::Mul(xc, xc);  // exact
   const V t = hn::Mul(xc, hn::MulAdd(hn::Set(d, k::kTwoSqrt2OverPiCubic.hi), s, hn::Set(d, k::kTwoSqrt2OverPi.hi)));
   const V at = hn::Abs(t);
-  const V E = sleef_exp(hn::Neg(t));
+  const V E = exp_d(hn::Neg(t));  // |t| <= 318 for |x| <= 16
   const V dd = hn::Add(hn::Set(d, 1.0), E);
   const V uu = hn::Set(d, u * kInflate);
   M ok;
@@ -349,7 +367,9 @@ HWY_INLINE M erf_f32(bool value, V x, V& out) {
     ok = round_to_float(y, hn::Mul(hn::Abs(y), rel), out);
   } else {
     const V a = hn::Mul(hn::Set(d, 0.5), c);
-    const V g = sleef_exp(hn::Neg(hn::Mul(hn::Set(d, 0.5), hn::Mul(xc, xc))));  // x^2/2 exact
+    // x^2/2 exact; below -708 (x > 37.6) the argument is clamped: e^-708 < 2^-1021 and the
+    // absolute slack 2^-1000 below covers the difference (|x| / sqrt(2 pi) < 16).
+    const V g = exp_d(hn::Max(hn::Neg(hn::Mul(hn::Set(d, 0.5), hn::Mul(xc, xc))), hn::Set(d, -708.0)));
     const V b = hn::Mul(hn::Mul(xc, g), hn::Set(d, k::kInvSqrt2PiD));
     const V num = hn::Add(a, b);
     const V eb = hn::Set(d, kExpRel + 3 * u);
@@ -399,55 +419,58 @@ HWY_INLINE M tanh_f64(bool value, V x, V& out) {
 }
 
 // ---- entry points: n elements, any n ---------------------------------------------------------
+// Runs lanes(x, y) -> accepted mask over x[0..n), stores every lane's y into out and the indices
+// of the refused lanes into refused (ascending); returns their number.
 template <class T, class Lanes>
-HWY_INLINE void run(const T* HWY_RESTRICT x, T* HWY_RESTRICT out, unsigned char* HWY_RESTRICT ok,
-                    std::size_t n, Lanes lanes) {
+HWY_INLINE std::size_t run(const T* x, T* out, std::uint32_t* refused, std::size_t n, Lanes lanes) {
   const D d;
   const hn::Rebind<T, D> dt;
   const std::size_t N = hn::Lanes(d);
-  HWY_ALIGN double okb[hn::MaxLanes(d)];
-  auto one = [&](const T* xi, T* oi, unsigned char* ki, std::size_t m) {
+  std::size_t nref = 0;
+  auto one = [&](const T* xi, T* oi, std::size_t base, std::size_t m) HWY_ATTR __attribute__((always_inline)) {
     V y;
-    const V xv = [&] {
-      if constexpr (sizeof(T) == sizeof(double)) return hn::LoadU(dt, xi);
-      else return hn::PromoteTo(d, hn::LoadU(dt, xi));
-    }();
+    V xv;
+    if constexpr (sizeof(T) == sizeof(double)) xv = hn::LoadU(dt, xi);
+    else xv = hn::PromoteTo(d, hn::LoadU(dt, xi));
     const M acc = lanes(xv, y);
-    hn::Store(hn::IfThenElseZero(acc, hn::Set(d, 1.0)), d, okb);
     if (m == N) {
       if constexpr (sizeof(T) == sizeof(double)) hn::StoreU(y, dt, oi);
       else hn::StoreU(hn::DemoteTo(dt, y), dt, oi);
+      if (hn::AllTrue(d, acc)) return;
     } else {
       HWY_ALIGN T ob[hn::MaxLanes(d)];
       if constexpr (sizeof(T) == sizeof(double)) hn::Store(y, dt, ob);
       else hn::Store(hn::DemoteTo(dt, y), dt, ob);
       for (std::size_t i = 0; i < m; ++i) oi[i] = ob[i];
     }
-    for (std::size_t i = 0; i < m; ++i) ki[i] = okb[i] != 0;
+    std::uint8_t bits[(hn::MaxLanes(d) + 7) / 8 + 8] = {};
+    hn::StoreMaskBits(d, acc, bits);
+    for (std::size_t i = 0; i < m; ++i)
+      if (!((bits[i / 8] >> (i % 8)) & 1)) refused[nref++] = static_cast<std::uint32_t>(base + i);
   };
   std::size_t i = 0;
-  for (; i + N <= n; i += N) one(x + i, out + i, ok + i, N);
+  for (; i + N <= n; i += N) one(x + i, out + i, i, N);
   if (i < n) {
     HWY_ALIGN T xb[hn::MaxLanes(d)];
     for (std::size_t j = 0; j < N; ++j) xb[j] = j < n - i ? x[i + j] : T(1);
-    one(xb, out + i, ok + i, n - i);
+    one(xb, out + i, i, n - i);
   }
+  return nref;
 }
 
-void Fast32(int form, int value, const float* x, float* out, unsigned char* ok, std::size_t n) {
-  if (form == 0)
-    run(x, out, ok, n, [value](V v, V& y) { return tanh_f32(value != 0, v, y); });
-  else
-    run(x, out, ok, n, [value](V v, V& y) { return erf_f32(value != 0, v, y); });
+#define GELUCHECK_LANES(fn) [value](V v, V& y) HWY_ATTR __attribute__((always_inline)) { return fn(value != 0, v, y); }
+
+std::size_t Fast32(int form, int value, const float* x, float* out, std::uint32_t* refused, std::size_t n) {
+  if (form == 0) return run(x, out, refused, n, GELUCHECK_LANES(tanh_f32));
+  return run(x, out, refused, n, GELUCHECK_LANES(erf_f32));
 }
 
-void Fast64(int form, int value, const double* x, double* out, unsigned char* ok, std::size_t n) {
-  if (form == 0) {
-    run(x, out, ok, n, [value](V v, V& y) { return tanh_f64(value != 0, v, y); });
-  } else {
-    for (std::size_t i = 0; i < n; ++i) ok[i] = 0;  // no binary64 erf fast path
-  }
+std::size_t Fast64(int form, int value, const double* x, double* out, std::uint32_t* refused, std::size_t n) {
+  if (form == 0) return run(x, out, refused, n, GELUCHECK_LANES(tanh_f64));
+  for (std::size_t i = 0; i < n; ++i) refused[i] = static_cast<std::uint32_t>(i);  // no binary64 erf fast path
+  return n;
 }
+#undef GELUCHECK_LANES
 
 void Sleef2(const double* a, double* e, double* c, std::size_t n) {
   const D d;
@@ -457,7 +480,7 @@ void Sleef2(const double* a, double* e, double* c, std::size_t n) {
     const std::size_t m = std::min(N, n - i);
     for (std::size_t j = 0; j < N; ++j) ab[j] = j < m ? a[i + j] : 0.0;
     const V v = hn::Load(d, ab);
-    hn::Store(sleef_exp(v), d, eb);
+    hn::Store(exp_d(hn::Max(v, hn::Set(d, -708.0))), d, eb);
     hn::Store(sleef_erfc(v), d, cb);
     for (std::size_t j = 0; j < m; ++j) e[i + j] = eb[j], c[i + j] = cb[j];
   }
@@ -481,11 +504,11 @@ HWY_EXPORT(Fast64);
 HWY_EXPORT(ExpDD);
 HWY_EXPORT(Sleef2);
 
-void simd_fast(Form form, Quantity q, const float* x, float* out, unsigned char* ok, std::size_t n) {
-  HWY_DYNAMIC_DISPATCH(Fast32)(form == Form::tanh ? 0 : 1, q == Quantity::value ? 1 : 0, x, out, ok, n);
+std::size_t simd_fast(Form form, Quantity q, const float* x, float* out, std::uint32_t* refused, std::size_t n) {
+  return HWY_DYNAMIC_DISPATCH(Fast32)(form == Form::tanh ? 0 : 1, q == Quantity::value ? 1 : 0, x, out, refused, n);
 }
-void simd_fast(Form form, Quantity q, const double* x, double* out, unsigned char* ok, std::size_t n) {
-  HWY_DYNAMIC_DISPATCH(Fast64)(form == Form::tanh ? 0 : 1, q == Quantity::value ? 1 : 0, x, out, ok, n);
+std::size_t simd_fast(Form form, Quantity q, const double* x, double* out, std::uint32_t* refused, std::size_t n) {
+  return HWY_DYNAMIC_DISPATCH(Fast64)(form == Form::tanh ? 0 : 1, q == Quantity::value ? 1 : 0, x, out, refused, n);
 }
 constants::DoubleDouble fast_exp_dd(constants::DoubleDouble a) {
   constants::DoubleDouble r{};

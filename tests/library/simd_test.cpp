@@ -5,8 +5,8 @@
 //    tails), four alignments, reversed and strided views, in place;
 //  - its accepted lanes are right against MPFR (binary32: ref::correctly_rounded; binary64:
 //    faithful against ref::enclose) — the scalar comparison alone could not catch a shared error;
-//  - SLEEF's exp and erfc, as the vector code calls them on this machine, are within the bounds
-//    gelu_simd.cpp assumes, on the arguments it uses;
+//  - its exp and SLEEF's erfc, as the vector code calls them on this machine, are within the
+//    bounds gelu_simd.cpp assumes, on the arguments it uses;
 //  - threads: 1, 2 and 3 threads give the same bits.
 #include <gtest/gtest.h>
 #include <mpfr.h>
@@ -173,9 +173,12 @@ void accepted_lanes_are_right() {
     const std::vector<float> xf = as<float>(xs);
     std::vector<float> of(xs.size());
     std::vector<double> od(xs.size());
-    std::vector<unsigned char> okf(xs.size()), okd(xs.size());
-    detail::simd_fast(f.form, f.q, xf.data(), of.data(), okf.data(), xs.size());
-    detail::simd_fast(f.form, f.q, xs.data(), od.data(), okd.data(), xs.size());
+    std::vector<unsigned char> okf(xs.size(), 1), okd(xs.size(), 1);
+    std::vector<std::uint32_t> refused(xs.size());
+    const std::size_t nf = detail::simd_fast(f.form, f.q, xf.data(), of.data(), refused.data(), xs.size());
+    for (std::size_t k = 0; k < nf; ++k) okf[refused[k]] = 0;
+    const std::size_t nd = detail::simd_fast(f.form, f.q, xs.data(), od.data(), refused.data(), xs.size());
+    for (std::size_t k = 0; k < nd; ++k) okd[refused[k]] = 0;
     long acc32 = 0, acc64 = 0;
     for (std::size_t i = 0; i < xs.size(); ++i) {
       if (okf[i]) {
@@ -203,16 +206,16 @@ void accepted_lanes_are_right() {
 
 TEST(LibrarySimd, AcceptedLanesAreRightAgainstTheReference) { on_every_target(accepted_lanes_are_right); }
 
-// gelu_simd.cpp assumes SLEEF exp <= 2 ulp and erfc <= 4 ulp (documented 1.0 and 1.5 / 2.5) on the
-// arguments it uses: exp at -t, t in [-318, 694.3], and at -x^2/2 >= -800 (normal results down to
-// -708); erfc at z = -x/sqrt2 in [-28.3, 11.4].
-void sleef_is_as_accurate_as_assumed() {
+// gelu_simd.cpp assumes its exp <= 2 ulp (derived 1.55) and SLEEF's erfc <= 4 ulp (documented
+// 1.5 / 2.5) on the arguments it uses: exp at -t, t in [-318, 318], and at -x^2/2 in [-708, 0];
+// erfc at z = -x/sqrt2 in [-28.3, 11.4].
+void exp_and_erfc_are_as_accurate_as_assumed() {
   std::mt19937_64 rng(17);  // fixed seed
   auto uni = [&](double a, double b) { return std::uniform_real_distribution<double>(a, b)(rng); };
   const std::size_t n = 3000;
   std::vector<double> ae(n), ac(n), e(n), c(n), junk(n);
   for (std::size_t i = 0; i < n; ++i) {
-    ae[i] = i % 3 == 0 ? uni(-700, 318) : i % 3 == 1 ? uni(-708, 0) : uni(-2, 2);
+    ae[i] = i % 3 == 0 ? uni(-318, 318) : i % 3 == 1 ? uni(-708, 0) : uni(-2, 2);
     ac[i] = i % 3 == 0 ? uni(-28.5, 11.4) : i % 3 == 1 ? uni(-1, 3) : uni(3, 11.4);
   }
   detail::simd_sleef(ae.data(), e.data(), junk.data(), n);
@@ -223,13 +226,13 @@ void sleef_is_as_accurate_as_assumed() {
     if (ue > we) we = ue, at_e = ae[i];
     if (uc > wc) wc = uc, at_c = ac[i];
   }
-  std::printf("[measured] SLEEF (%s) exp max %.3f ulp at %s; erfc max %.3f ulp at %s\n", detail::simd_target(), we,
+  std::printf("[measured] vector (%s) exp max %.3f ulp at %s; erfc max %.3f ulp at %s\n", detail::simd_target(), we,
               hex(at_e).c_str(), wc, hex(at_c).c_str());
   EXPECT_LE(we, 2.0) << "exp at " << hex(at_e);
   EXPECT_LE(wc, 4.0) << "erfc at " << hex(at_c);
 }
 
-TEST(LibrarySimd, SleefFunctionsAreAsAccurateAsAssumed) { on_every_target(sleef_is_as_accurate_as_assumed); }
+TEST(LibrarySimd, VectorExpAndSleefErfcAreAsAccurateAsAssumed) { on_every_target(exp_and_erfc_are_as_accurate_as_assumed); }
 
 // Threads: the same bits with 1, 2 and 3 threads, above the size threshold (2^16), map and
 // backward, both formats.

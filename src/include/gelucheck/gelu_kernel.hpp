@@ -50,14 +50,16 @@ bool fast_only(Form form, Quantity q, float x, float* out);
 bool fast_only(Form form, Quantity q, double x, double* out);
 
 // The vector fast paths (src/gelu_simd.cpp, error bounds derived there; Highway, run-time dispatch
-// to the best instruction set of the machine): for i < n, ok[i] = 1 and out[i] = the proved
-// result (binary32 correctly rounded, binary64 faithful) where lane i's rounding test passes,
-// else ok[i] = 0 and out[i] unspecified. Lanes are independent: out[i] and ok[i] depend on x[i]
-// only. x == out (exactly) is allowed. fast_only(double) is this function on one lane.
-void simd_fast(Form form, Quantity q, const float* x, float* out, unsigned char* ok, std::size_t n);
-void simd_fast(Form form, Quantity q, const double* x, double* out, unsigned char* ok, std::size_t n);
-// SLEEF's exp and erfc as the vector code calls them on this machine, element by element, for the
-// tests that measure them against MPFR (their assumed bounds are in gelu_simd.cpp).
+// to the best instruction set of the machine): for i < n, out[i] = the proved result (binary32
+// correctly rounded, binary64 faithful) where lane i's rounding test passes; the indices of the
+// other lanes (out[i] unspecified there) go to refused, ascending, and their number is returned.
+// Lanes are independent: out[i] and whether i is refused depend on x[i] only. x == out (exactly)
+// is allowed. fast_only(double) is this function on one lane.
+std::size_t simd_fast(Form form, Quantity q, const float* x, float* out, std::uint32_t* refused, std::size_t n);
+std::size_t simd_fast(Form form, Quantity q, const double* x, double* out, std::uint32_t* refused, std::size_t n);
+// The vector code's exp (its own, exp_d, for a >= -708) and erfc (SLEEF's) as it calls them on
+// this machine, element by element, for the tests that measure them against MPFR (their assumed
+// bounds are in gelu_simd.cpp).
 void simd_sleef(const double* a, double* exp_a, double* erfc_a, std::size_t n);
 // The instruction set the vector code runs on this machine ("AVX3", "AVX2", "SSE4", "EMU128").
 const char* simd_target();
