@@ -363,6 +363,11 @@ void map16_impl(Form form, Format fmt, View<const std::uint16_t> x, View<std::ui
   const std::uint16_t* table = path == Path::accurate ? detail::half_table(fmt, form, Quantity::value) : nullptr;
   const std::uint16_t* xp = x.data;
   std::uint16_t* op = out.data;
+  if (table && is_contiguous(x) && is_contiguous(out)) {
+    const std::size_t n = x.size();
+    for (std::size_t i = 0; i < n; ++i) op[i] = table[xp[i]];
+    return;
+  }
   const std::size_t inner = inner_size(x.shape);
   const std::ptrdiff_t ix = inner_stride(x.strides), io = inner_stride(out.strides);
   for_each_row(x.shape, x.strides.data(), out.strides.data(), out.strides.data(),
@@ -390,6 +395,10 @@ void backward16_impl(Form form, Format fmt, View<const std::uint16_t> x, View<co
   const std::uint16_t* table = path == Path::accurate ? detail::half_table(fmt, form, Quantity::derivative) : nullptr;
   const std::uint16_t *xp = x.data, *gp = dy.data;
   std::uint16_t* op = dx.data;
+  if (table && is_contiguous(x) && is_contiguous(dy) && is_contiguous(dx)) {
+    detail::half_backward(fmt, table, xp, gp, op, x.size());
+    return;
+  }
   const std::size_t inner = inner_size(x.shape);
   const std::ptrdiff_t ix = inner_stride(x.strides), ig = inner_stride(dy.strides), io = inner_stride(dx.strides);
   for_each_row(x.shape, x.strides.data(), dy.strides.data(), dx.strides.data(),

@@ -24,6 +24,7 @@
 // the binary64/binary32 paths (value(+inf) = +inf, value(-inf) = -0, derivative(+inf) = 1,
 // derivative(-inf) = -0, value(±0) = ±0).
 #include <array>
+#include <bit>
 #include <cmath>
 #include <cstdint>
 #include <memory>
@@ -37,6 +38,19 @@ namespace gelucheck {
 namespace {
 
 bool is16(Format fmt) { return fmt == Format::binary16 || fmt == Format::bfloat16; }
+
+// The value of a 16-bit encoding, exactly, by its fields (from_bits of gelucheck::common does the
+// same for every format, generically and slower). NaN payloads are not needed here (a NaN
+// product is re-encoded by to_bits).
+[[gnu::always_inline]] inline double half_decode(Format fmt, std::uint16_t x) {
+  if (fmt == Format::bfloat16) return static_cast<double>(std::bit_cast<float>(std::uint32_t{x} << 16));
+  const std::uint32_t e = (x >> 10) & 0x1f, m = x & 0x3ffu;
+  double mag;
+  if (e == 0) mag = static_cast<double>(m) * 0x1p-24;  // subnormal: m 2^-24, exact
+  else if (e == 31) mag = m ? static_cast<double>(NAN) : static_cast<double>(INFINITY);
+  else mag = static_cast<double>(std::bit_cast<float>(((e + 112) << 23) | (m << 13)));  // rebias 15 -> 127
+  return x & 0x8000 ? -mag : mag;
+}
 
 std::uint16_t encode(double v, Format fmt) { return static_cast<std::uint16_t>(*to_bits(v, fmt)); }
 
@@ -157,11 +171,46 @@ const std::uint16_t* half_table(Format fmt, Form form, Quantity q) { return tabl
 long half_unproved(Format fmt, Form form, Quantity q) { return table(fmt, form, q).unproved; }
 
 // dy * d rounded once to fmt: the product of two 16-bit values (<= 11-bit significands, exponents
-// in [-133, 127]) is exact in double, and round_to_format rounds a double exactly once.
-std::uint16_t half_product(Format fmt, std::uint16_t dy, std::uint16_t d) {
-  const double p = from_bits(dy, fmt) * from_bits(d, fmt);
+// in [-133, 127]) is exact in double, then rounded once. Normal results take the bit route: the
+// double's significand rounded to the format's p bits, ties to even, by adding 2^(52-p) - 1 plus
+// the lowest kept bit and truncating (a carry into the exponent is the right result at a binade's
+// top), then re-encoded from the double's fields. Zero and subnormal results are scaled to the
+// subnormal quantum and rounded by nearbyint; overflowing and special results go through the
+// generic round_to_format / to_bits of gelucheck::common (one rounding too).
+namespace {
+inline std::uint16_t product(Format fmt, std::uint16_t dy, std::uint16_t d) {
+  const double p = half_decode(fmt, dy) * half_decode(fmt, d);
+  const bool bf = fmt == Format::bfloat16;
+  const int drop = bf ? 52 - 7 : 52 - 10;  // significand bits of the double beyond the format's
+  const int emin = bf ? -126 : -14, emax = bf ? 127 : 15, bias = bf ? 127 : 15, mbits = bf ? 7 : 10;
+  const std::uint64_t b = std::bit_cast<std::uint64_t>(p);
+  const int e = static_cast<int>((b >> 52) & 0x7ff) - 1023;
+  const auto sign = static_cast<std::uint16_t>((b >> 63) << 15);
+  if (e >= emin && e <= emax) {
+    const std::uint64_t mag = b & 0x7fffffffffffffffull;
+    const std::uint64_t r = (mag + ((std::uint64_t{1} << (drop - 1)) - 1) + ((mag >> drop) & 1)) >> drop << drop;
+    const int er = static_cast<int>(r >> 52) - 1023;
+    if (er <= emax) {
+      const auto m = static_cast<std::uint16_t>((r >> drop) & ((1u << mbits) - 1));
+      return static_cast<std::uint16_t>(sign | static_cast<std::uint16_t>((er + bias) << mbits) | m);
+    }
+  }
+  if (e < emin) {
+    // Zero or subnormal: m = RN(|p| / 2^(emin - mbits)) (exact scaling, nearbyint rounds ties to
+    // even) is the encoding itself; m = 2^mbits is the least normal number, also its encoding.
+    const double m = std::nearbyint(std::fabs(p) * (bf ? 0x1p+133 : 0x1p+24));
+    return static_cast<std::uint16_t>(sign | static_cast<std::uint16_t>(m));
+  }
   if (std::isnan(p)) return static_cast<std::uint16_t>(*to_bits(p, fmt));
-  return encode(round_to_format(p, fmt), fmt);
+  return encode(round_to_format(p, fmt), fmt);  // overflow, infinities
+}
+}  // namespace
+
+std::uint16_t half_product(Format fmt, std::uint16_t dy, std::uint16_t d) { return product(fmt, dy, d); }
+
+void half_backward(Format fmt, const std::uint16_t* table, const std::uint16_t* x, const std::uint16_t* dy,
+                   std::uint16_t* dx, std::size_t n) {
+  for (std::size_t i = 0; i < n; ++i) dx[i] = product(fmt, dy[i], table[x[i]]);
 }
 
 }  // namespace detail

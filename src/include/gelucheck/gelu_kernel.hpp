@@ -82,6 +82,9 @@ void accurate_block(Form form, Quantity q, const double* x, double* out, std::si
 const std::uint16_t* half_table(Format fmt, Form form, Quantity q);
 long half_unproved(Format fmt, Form form, Quantity q);
 std::uint16_t half_product(Format fmt, std::uint16_t dy, std::uint16_t d);
+// dx[i] = half_product(fmt, dy[i], table[x[i]]) over contiguous arrays (exact aliasing allowed).
+void half_backward(Format fmt, const std::uint16_t* table, const std::uint16_t* x, const std::uint16_t* dy,
+                   std::uint16_t* dx, std::size_t n);
 
 // The binary64 fast path's e^(a.hi + a.lo) in double-double, for |a.hi| <= 700, |a.lo| <= 2^-43:
 // claimed relative error <= kFastExpRelBound (derived in gelu_simd.cpp at exp_dd) while the
