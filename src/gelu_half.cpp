@@ -208,9 +208,49 @@ inline std::uint16_t product(Format fmt, std::uint16_t dy, std::uint16_t d) {
 
 std::uint16_t half_product(Format fmt, std::uint16_t dy, std::uint16_t d) { return product(fmt, dy, d); }
 
+// The contiguous loop takes a float route first. The product of two 16-bit values is exact in
+// float whenever it is a normal float (8 + 8 and 11 + 11 significand bits fit in 24; binary16
+// products are always >= 2^-48), and then one bit rounding gives RN_fmt: bfloat16 keeps the top
+// 16 bits (round at bit 16, ties to even), binary16 rounds at bit 13 and re-biases the exponent
+// (127 -> 15) when the result is a normal binary16. Anything else (zero, subnormal float or
+// result, overflow, NaN) goes to product() above.
+// binary16 encodings as floats, all 65,536 (exact; built once): a lookup instead of the branches of
+// half_decode, which random data mispredicts.
+const float* binary16_floats() {
+  static const std::unique_ptr<float[]> t = [] {
+    std::unique_ptr<float[]> v(new float[65536]);
+    for (std::uint32_t b = 0; b < 65536; ++b)
+      v[b] = static_cast<float>(half_decode(Format::binary16, static_cast<std::uint16_t>(b)));
+    return v;
+  }();
+  return t.get();
+}
+
 void half_backward(Format fmt, const std::uint16_t* table, const std::uint16_t* x, const std::uint16_t* dy,
                    std::uint16_t* dx, std::size_t n) {
-  for (std::size_t i = 0; i < n; ++i) dx[i] = product(fmt, dy[i], table[x[i]]);
+  const bool bf = fmt == Format::bfloat16;
+  const float* f16 = bf ? nullptr : binary16_floats();
+  for (std::size_t i = 0; i < n; ++i) {
+    const std::uint16_t d = table[x[i]], g = dy[i];
+    const float p = bf ? std::bit_cast<float>(std::uint32_t{g} << 16) * std::bit_cast<float>(std::uint32_t{d} << 16)
+                       : f16[g] * f16[d];
+    const std::uint32_t b = std::bit_cast<std::uint32_t>(p), mag = b & 0x7fffffffu, e = mag >> 23;
+    const auto sign = static_cast<std::uint16_t>((b >> 16) & 0x8000u);
+    if (bf) {
+      if (e != 0 && e < 254) {  // normal float, far from overflow: the rounding cannot reach inf
+        dx[i] = static_cast<std::uint16_t>(sign | ((mag + 0x7fffu + ((mag >> 16) & 1u)) >> 16));
+        continue;
+      }
+    } else if (e >= 127 - 14 && e <= 127 + 15) {  // binary16 normal binade
+      const std::uint32_t r = (mag + 0xfffu + ((mag >> 13) & 1u)) >> 13;  // float bits >> 13, rounded
+      const std::uint32_t h = r - ((127u - 15u) << 10);                      // re-biased
+      if (h < 0x7c00u) {                                                     // still finite
+        dx[i] = static_cast<std::uint16_t>(sign | h);
+        continue;
+      }
+    }
+    dx[i] = product(fmt, g, d);
+  }
 }
 
 }  // namespace detail
