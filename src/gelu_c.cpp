@@ -28,8 +28,9 @@ bool partial_overlap(const T* in, const U* out, std::size_t n) {
   return a < b + n * sizeof(U) && b < a + n * sizeof(T);
 }
 
-template <class T>
-int map_c(int form, int path, const T* x, T* out, std::size_t n) {
+// The 16-bit formats are passed to map/backward as an extra Format argument.
+template <class T, class... F>
+int map_c(int form, int path, const T* x, T* out, std::size_t n, F... fmt) {
   Form f;
   Path p;
   if (!decode(form, path, f, p)) return 1;
@@ -37,15 +38,15 @@ int map_c(int form, int path, const T* x, T* out, std::size_t n) {
   if (x == nullptr || out == nullptr) return 2;
   if (partial_overlap(x, out, n)) return 3;
   try {
-    gelucheck::map(f, gelucheck::View<const T>::contiguous(x, {n}), gelucheck::View<T>::contiguous(out, {n}), p);
+    gelucheck::map(f, fmt..., gelucheck::View<const T>::contiguous(x, {n}), gelucheck::View<T>::contiguous(out, {n}), p);
   } catch (...) {
     return 4;
   }
   return 0;
 }
 
-template <class T>
-int backward_c(int form, int path, const T* x, const T* dy, T* dx, std::size_t n) {
+template <class T, class... F>
+int backward_c(int form, int path, const T* x, const T* dy, T* dx, std::size_t n, F... fmt) {
   Form f;
   Path p;
   if (!decode(form, path, f, p)) return 1;
@@ -53,7 +54,7 @@ int backward_c(int form, int path, const T* x, const T* dy, T* dx, std::size_t n
   if (x == nullptr || dy == nullptr || dx == nullptr) return 2;
   if (partial_overlap(x, dx, n) || partial_overlap(dy, dx, n)) return 3;
   try {
-    gelucheck::backward(f, gelucheck::View<const T>::contiguous(x, {n}), gelucheck::View<const T>::contiguous(dy, {n}),
+    gelucheck::backward(f, fmt..., gelucheck::View<const T>::contiguous(x, {n}), gelucheck::View<const T>::contiguous(dy, {n}),
                         gelucheck::View<T>::contiguous(dx, {n}), p);
   } catch (...) {
     return 4;
@@ -71,5 +72,19 @@ int gelucheck_backward_f64(int form, int path, const double* x, const double* gr
 }
 int gelucheck_backward_f32(int form, int path, const float* x, const float* grad_output, float* grad_input, size_t n) {
   return backward_c(form, path, x, grad_output, grad_input, n);
+}
+int gelucheck_map_f16(int form, int path, const uint16_t* x, uint16_t* out, size_t n) {
+  return map_c(form, path, x, out, n, gelucheck::Format::binary16);
+}
+int gelucheck_map_bf16(int form, int path, const uint16_t* x, uint16_t* out, size_t n) {
+  return map_c(form, path, x, out, n, gelucheck::Format::bfloat16);
+}
+int gelucheck_backward_f16(int form, int path, const uint16_t* x, const uint16_t* grad_output, uint16_t* grad_input,
+                           size_t n) {
+  return backward_c(form, path, x, grad_output, grad_input, n, gelucheck::Format::binary16);
+}
+int gelucheck_backward_bf16(int form, int path, const uint16_t* x, const uint16_t* grad_output, uint16_t* grad_input,
+                            size_t n) {
+  return backward_c(form, path, x, grad_output, grad_input, n, gelucheck::Format::bfloat16);
 }
 }

@@ -7,8 +7,9 @@
 //             then r is a faithful rounding of f (the contract of the accurate path).
 // Otherwise fast_only returns false and scalar() uses the long double kernel (gelu_scalar.cpp),
 // whose own bound is proved there (and, for binary32, by the midpoint exhaustion test).
-// Every result depends on (form, q, x) only: no state, no vector code, no FMA (the build pins
-// -ffp-contract=off), so bits never depend on position, shape or strides.
+// Every result depends on (form, q, x) only: no state, no FMA (the build pins -ffp-contract=off).
+// binary32 results are correct roundings, so they equal the vector lanes' of gelu_simd.cpp bit for
+// bit; binary64 goes through gelu_simd.cpp itself (fast_only below).
 //
 // ===================================== Error budget ==========================================
 // u = 2^-53 (binary64 unit roundoff). First-order sums of relative errors; second-order terms are
@@ -41,22 +42,13 @@
 //        derivative a + b, a = c/2: e_c; b = x e^-(x^2/2) / sqrt(2 pi): exp 2u, 1/sqrt(2 pi)
 //        rounded u, two products 2u: 5u; a + b as above: e = L max(e_a, e_b) + u, plus an
 //        absolute 40 * 2^-1074 where e^-(x^2/2) is subnormal (x > 37.6; a >= 1/2 there).
-// binary64 inputs (tanh form only: glibc's erfc at ~5 ulp leaves no room for a faithful test):
-//   t = dd::tanh_arg(x) in double-double: relative 2^-100 (double_double.hpp), |t| <= 694.3 for
-//        -21 <= x <= 16, so |t' - t| <= 2^-90.5, a relative 2^-90 on E.
-//   E = exp_dd(-t): relative <= 2^-68 (derived at exp_dd below; E >= e^-318 is far from 2^-968).
-//   value: d = 1 + E (dd add, 2^-104): 2^-67.9; x / d (dd div, 2^-101): e <= 2^-67.8 -> 2^-67.
-//   derivative (x >= -16, so d^2 <= e^636 does not overflow): t' = K1 + 3K2 x^2 in dd (2^-101),
-//        b = (t' x) E: 2^-67.9; a = d: 2^-67.9; a + b (add_any, 2^-104 (|a|+|b|)): (|a|+|b|) 2^-67.8;
-//        d^2 (2^-102): 2^-66.8; division 2^-101. e = L 2^-67.8 + 2^-66.7 -> L 2^-67 + 2^-66.
-// With e <= 2^-65 the binary64 test fails only if y is within 2^-12 ulp of the middle between
-// two doubles' neighbours — in practice it passes everywhere except at large L near x0.
+// binary64 inputs: the vector code of gelu_simd.cpp (tanh form, double-double), one lane at a
+//   time here; its budget is written there.
 // =============================================================================================
 #include <bit>
 #include <cmath>
 #include <cstdint>
 
-#include "double_double.hpp"
 #include "gelucheck/constants.hpp"
 #include "gelucheck/gelu.hpp"
 #include "gelucheck/gelu_kernel.hpp"
@@ -65,7 +57,6 @@ namespace gelucheck::detail {
 namespace {
 
 namespace k = constants;
-using dd::DD;
 
 constexpr double u = 0x1p-53;
 constexpr double kExpRel = 2 * u;    // glibc exp, assumed <= 1 ulp (claims 0.51)
@@ -89,10 +80,6 @@ constexpr double kTanhBig = 0x1p+4;
 //   erf: |value| = |x| Phi(x) <= phi(x) and |derivative| <= |x| phi(x) (Phi(x) <= phi(x)/|x|),
 //   both decreasing for x <= -1: 16 e^-128 / sqrt(2 pi) < 2^-180.
 constexpr double kNegF32 = -0x1p+4;
-// tanh derivative in binary64 needs x >= -16 too (d^2 = (1 + e^-t)^2 <= e^636 stays finite); the
-// value needs |t| <= 700 for exp_dd: x >= -21 (|t| <= 694.3).
-constexpr double kTanhNegDeriv = -0x1p+4;
-constexpr double kTanhNegValue = -0x1.5p+4;
 // erf, binary32: x > 40 goes to the kernel's exact tail (cheap).
 constexpr double kErfTail = 0x1.4p+5;
 
@@ -122,56 +109,6 @@ bool round_to_float(double y, double err, float* out) {
   if (!(y + err < mid_up && y - err > mid_dn)) return false;
   *out = r;
   return true;
-}
-
-// binary64, faithful: y = hi + lo normalized (|lo| <= ulp(hi)/2), |y - f| <= err. Accept r = hi
-// iff [y - err, y + err] lies strictly inside (pred hi, succ hi): lo + err < succ - hi and
-// lo - err > pred - hi (the gaps are exact: neighbours; the comparisons are safe by monotonicity
-// of RN as above). Only for normal hi (|hi| >= 2^-1021).
-bool round_to_double(DD y, double err, double* out) {
-  const double a = std::fabs(y.hi);
-  if (!(a >= 0x1p-1021 && a < 0x1p+1023)) return false;
-  const std::uint64_t b = std::bit_cast<std::uint64_t>(y.hi);
-  const double n1 = std::bit_cast<double>(b + 1), n0 = std::bit_cast<double>(b - 1);  // away, toward 0
-  const double up = y.hi > 0 ? n1 - y.hi : n0 - y.hi;  // succ - hi > 0
-  const double dn = y.hi > 0 ? n0 - y.hi : n1 - y.hi;  // pred - hi < 0
-  if (!(y.lo + err < up && y.lo - err > dn)) return false;
-  *out = y.hi;
-  return true;
-}
-
-// ---- exp in double-double ---------------------------------------------------------------------
-// e^(a.hi + a.lo) for |a.hi| <= 700, |a.lo| <= 2^-43 (a from dd::tanh_arg): relative error <= 2^-68
-// when the result is >= 2^-968; below, its low part is subnormal: add an absolute 2^-1074.
-//   k = RN(a.hi 128/ln2) (|k| < 2^17, the 1.5 2^52 trick: exact integer rounding for |.| < 2^51),
-//   r = a - k ln2/128, ln2/128 = L1 + L2 (constants.hpp: L1 of 36 bits, so k L1 is exact):
-//     two_sum(a.hi, -k L1) exact; the rest rounded: k L2 (<= 2^-82), a.lo - k L2 (<= 2^-82),
-//     + r.lo (<= 2^-82), and |k| |ln2/128 - L1 - L2| <= 2^17 2^-99: |r' - r| <= 2^-80;
-//     |r| <= ln2/256 + 2^-30 < 0.00271 < 2^-8.5.
-//   e^r = 1 + r + Q(r), Q = sum_{k>=2} r^k/k!, kept to r^6: truncation <= r^7/7! 1.001 < 2^-71.9;
-//     Q evaluated at r.hi instead of r: |r.lo| max|Q'| <= 2^-62 2^-8.5 = 2^-70.5; Horner in
-//     double: relative 4u on |Q| <= 2^-18: 2^-69; (r.lo + q) rounded: u 2^-18 = 2^-71;
-//     the final Fast2Sum is exact and the low-part sum adds 2^-105. Sum <= 2^-68.2, divided by
-//     e^r >= 0.997.
-//   times 2^(j/128) = T.hi + T.lo (2^-106) with mul (2^-102), times 2^m: exact (normal).
-DD exp_dd(DD a) {
-  const double kd = (a.hi * k::kInvLn2Over128 + 0x1.8p52) - 0x1.8p52;
-  const auto ki = static_cast<std::int64_t>(kd);
-  DD r = dd::two_sum(a.hi, -(kd * k::kLn2Over128.hi));
-  r = dd::two_sum(r.hi, r.lo + (a.lo - kd * k::kLn2Over128.lo));
-  const double h = r.hi;
-  double c = 1.0 / 720;
-  c = c * h + 1.0 / 120;
-  c = c * h + 1.0 / 24;
-  c = c * h + 1.0 / 6;
-  c = c * h + 0.5;
-  const double q = (h * h) * c;
-  DD p = dd::two_sum(1.0, h);
-  p = dd::fast_two_sum(p.hi, p.lo + (r.lo + q));
-  const auto& t = k::kExp2Table[ki & 127];
-  const DD e = dd::mul(p, DD{t.hi, t.lo});
-  const double scale = std::bit_cast<double>(static_cast<std::uint64_t>((ki >> 7) + 1023) << 52);
-  return {e.hi * scale, e.lo * scale};
 }
 
 // ---- binary32 ---------------------------------------------------------------------------------
@@ -217,35 +154,7 @@ bool erf_f32(Quantity q, double x, float* out) {
   return round_to_float(num, std::fabs(num) * rel * kInflate, out);
 }
 
-// ---- binary64 (tanh form) ---------------------------------------------------------------------
-bool tanh_f64(Quantity q, double x, double* out) {
-  const DD t = dd::tanh_arg(x);
-  const DD E = exp_dd(DD{-t.hi, -t.lo});
-  const DD d = dd::add(DD{1.0, 0.0}, E);
-  if (q == Quantity::value) {
-    const DD y = dd::div(DD{x, 0.0}, d);
-    return round_to_double(y, std::fabs(y.hi) * (0x1p-67 * kInflate), out);
-  }
-  const DD s = dd::two_prod(x, x);
-  const DD k6{k::kSixSqrt2OverPiCubic.hi, k::kSixSqrt2OverPiCubic.lo};
-  const DD k1{k::kTwoSqrt2OverPi.hi, k::kTwoSqrt2OverPi.lo};
-  const DD tp = dd::add(k1, dd::mul(k6, s));
-  const DD b = dd::mul(dd::mul(tp, x), E);
-  const DD num = dd::add_any(d, b);
-  if (num.hi == 0) return false;
-  const DD y = dd::div(num, dd::mul(d, d));
-  const double L = (d.hi + std::fabs(b.hi)) / std::fabs(num.hi);
-  const double rel = L * 0x1p-67 + 0x1p-66;
-  if (!(rel < kTrustDynamic)) return false;
-  return round_to_double(y, std::fabs(y.hi) * rel * kInflate, out);
-}
-
 }  // namespace
-
-constants::DoubleDouble fast_exp_dd(constants::DoubleDouble a) {
-  const DD e = exp_dd(DD{a.hi, a.lo});
-  return {e.hi, e.lo};
-}
 
 bool fast_only(Form form, Quantity q, float xf, float* out) {
   const double x = static_cast<double>(xf);
@@ -266,15 +175,14 @@ bool fast_only(Form form, Quantity q, float xf, float* out) {
   return erf_f32(q, x, out);
 }
 
+// binary64: the vector code (gelu_simd.cpp) on one lane, so that scalar(double) and every lane of
+// map/backward run the same instructions (faithful roundings are not unique).
 bool fast_only(Form form, Quantity q, double x, double* out) {
-  if (form != Form::tanh || std::isnan(x)) return false;
-  if (x > kTanhBig) {
-    *out = q == Quantity::value ? x : 1.0;
-    return true;
-  }
-  if (x < (q == Quantity::value ? kTanhNegValue : kTanhNegDeriv)) return false;
-  if (q == Quantity::value && std::fabs(x) < kTiny) return false;
-  return tanh_f64(q, x, out);
+  std::uint32_t refused;
+  double r = 0;
+  if (simd_fast(form, q, &x, &r, &refused, 1) != 0) return false;
+  *out = r;
+  return true;
 }
 
 }  // namespace gelucheck::detail

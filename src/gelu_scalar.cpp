@@ -44,7 +44,9 @@
 // rounding of f unless y' lies within e|y'| of a binary32 midpoint; tests/library/
 // float_midpoint_test.cpp counts such inputs over all 2^32 floats (must be 0, or be listed).
 // =============================================================================================
+#include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <limits>
 
 #include "gelucheck/constants.hpp"
@@ -214,5 +216,46 @@ float scalar_deriv(Form form, float x, Path path) {
   if (detail::fast_only(form, Quantity::derivative, x, &r)) return r;
   return static_cast<float>(detail::accurate_kernel(form, Quantity::derivative, x));
 }
+
+namespace detail {
+namespace {
+// The scalar path for a lane simd_fast refused: binary32 tries gelu_fast.cpp's evaluation first
+// (glibc exp/erfc; a different bound, the same correctly rounded bits), binary64 has already run
+// its only fast path (simd_fast is fast_only(double)) and goes to the kernel.
+float scalar_path(Form form, Quantity q, float x) {
+  float r;
+  if (fast_only(form, q, x, &r)) return r;
+  return static_cast<float>(accurate_kernel(form, q, x));
+}
+double scalar_path(Form form, Quantity q, double x) {
+  return static_cast<double>(accurate_kernel(form, q, x));
+}
+
+constexpr std::size_t kBlock = 256;
+
+template <class T>
+void block_impl(Form form, Quantity q, const T* x, T* out, std::size_t n) {
+  std::uint32_t refused[kBlock];
+  T saved[kBlock];  // in place: the inputs of refused lanes, before simd_fast overwrites them
+  for (std::size_t i0 = 0; i0 < n; i0 += kBlock) {
+    const std::size_t m = std::min(kBlock, n - i0);
+    const T* xi = x + i0;
+    if (xi == out + i0) {
+      std::copy(xi, xi + m, saved);
+      xi = saved;
+    }
+    const std::size_t nref = simd_fast(form, q, xi, out + i0, refused, m);
+    for (std::size_t k = 0; k < nref; ++k) out[i0 + refused[k]] = scalar_path(form, q, xi[refused[k]]);
+  }
+}
+}  // namespace
+
+void accurate_block(Form form, Quantity q, const float* x, float* out, std::size_t n) {
+  block_impl(form, q, x, out, n);
+}
+void accurate_block(Form form, Quantity q, const double* x, double* out, std::size_t n) {
+  block_impl(form, q, x, out, n);
+}
+}  // namespace detail
 
 }  // namespace gelucheck

@@ -8,6 +8,7 @@
 #include "builtins.hpp"
 
 #include <cmath>
+#include <cstdint>
 #include <cstring>
 #include <limits>
 #include <stdexcept>
@@ -40,15 +41,16 @@ constexpr double kCubic = 0.044715;
 // ---------------------------------------------------------------------------------------------
 // The library behind the door: map/backward over (possibly strided) views, as a user calls it.
 
-template <class T>
-void library_call(Path path, const Call& c, const T* x, const T* dy, T* out) {
+// fmt: none for double and float; the Format for 16-bit encodings (map/backward's 16-bit overloads).
+template <class T, class... F>
+void library_call(Path path, const Call& c, const T* x, const T* dy, T* out, F... fmt) {
   const std::size_t n = c.n, s = std::max<std::size_t>(c.stride, 1);
   const auto sn = static_cast<std::ptrdiff_t>(s);
   if (s == 1) {
     View<const T> xv{x, {n}, {1}};
     View<T> ov{out, {n}, {1}};
-    if (c.op.direction == Direction::forward) map(c.op.form, xv, ov, path);
-    else backward(c.op.form, xv, View<const T>{dy, {n}, {1}}, ov, path);
+    if (c.op.direction == Direction::forward) map(c.op.form, fmt..., xv, ov, path);
+    else backward(c.op.form, fmt..., xv, View<const T>{dy, {n}, {1}}, ov, path);
     return;
   }
   // Strided: the elements at i·s of buffers of our own (the gaps hold a canary value that must
@@ -60,29 +62,9 @@ void library_call(Path path, const Call& c, const T* x, const T* dy, T* out) {
   }
   View<const T> xv{xb.data(), {n}, {sn}};
   View<T> ov{ob.data(), {n}, {sn}};
-  if (c.op.direction == Direction::forward) map(c.op.form, xv, ov, path);
-  else backward(c.op.form, xv, View<const T>{db.data(), {n}, {sn}}, ov, path);
+  if (c.op.direction == Direction::forward) map(c.op.form, fmt..., xv, ov, path);
+  else backward(c.op.form, fmt..., xv, View<const T>{db.data(), {n}, {sn}}, ov, path);
   for (std::size_t i = 0; i < n; ++i) out[i] = ob[i * s];
-}
-
-// 16-bit formats: the library has only double and float; these compute in float (exact inputs)
-// and round the float result to the format — double rounding, as frameworks do. Claimed: nothing.
-void library_call16(Path path, const Call& c) {
-  const std::vector<double> xd = decode(c.op.format, c.x, c.n);
-  std::vector<float> xf(c.n), df(c.n), of(c.n);
-  for (std::size_t i = 0; i < c.n; ++i) xf[i] = static_cast<float>(xd[i]);
-  if (c.dy) {
-    const std::vector<double> dd = decode(c.op.format, c.dy, c.n);
-    for (std::size_t i = 0; i < c.n; ++i) df[i] = static_cast<float>(dd[i]);
-  }
-  Call fc = c;
-  fc.op.format = Format::binary32;
-  library_call<float>(path, fc, xf.data(), c.dy ? df.data() : nullptr, of.data());
-  std::vector<double> r(c.n);
-  for (std::size_t i = 0; i < c.n; ++i)
-    r[i] = round_to_format(static_cast<double>(of[i]), c.op.format);
-  const std::vector<unsigned char> bytes = encode(c.op.format, r);
-  if (!bytes.empty()) std::memcpy(c.out, bytes.data(), bytes.size());  // n = 0: out may be null
 }
 
 class LibrarySubject : public Subject {
@@ -92,7 +74,7 @@ class LibrarySubject : public Subject {
   std::string describe() const override {
     return path_ == Path::accurate
                ? "gelucheck's library, accurate path (binary64 faithful, binary32 correctly "
-                 "rounded; 16-bit formats computed in float and rounded again)"
+                 "rounded; binary16 and bfloat16 by the library's 16-bit tables, not claimed here)"
                : "gelucheck's library, naive path: the textbook formulas, claims nothing";
   }
   Capabilities capabilities() const override {
@@ -117,7 +99,9 @@ class LibrarySubject : public Subject {
         library_call(path_, c, static_cast<const float*>(c.x), static_cast<const float*>(c.dy),
                      static_cast<float*>(c.out));
         break;
-      default: library_call16(path_, c);
+      default:  // binary16, bfloat16: 16-bit encodings
+        library_call(path_, c, static_cast<const std::uint16_t*>(c.x), static_cast<const std::uint16_t*>(c.dy),
+                     static_cast<std::uint16_t*>(c.out), c.op.format);
     }
     return Status::success();
   }

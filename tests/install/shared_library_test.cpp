@@ -46,7 +46,9 @@ TEST(SharedLibrary, ExportsExactlyTheCApi) {
   std::istringstream in(out);
   for (std::string l; std::getline(in, l);) names.insert(l.substr(l.rfind(' ') + 1));
   const std::set<std::string> want = {"gelucheck_map_f64", "gelucheck_map_f32",
-                                      "gelucheck_backward_f64", "gelucheck_backward_f32"};
+                                      "gelucheck_backward_f64", "gelucheck_backward_f32",
+                                      "gelucheck_map_f16",      "gelucheck_map_bf16",
+                                      "gelucheck_backward_f16", "gelucheck_backward_bf16"};
   EXPECT_EQ(names, want) << out;
 }
 

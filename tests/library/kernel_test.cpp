@@ -67,21 +67,6 @@ TEST(LibraryKernel, RelativeErrorWithinTheDerivedBound) {
   }
 }
 
-// ulp error of a result r of g at a (g = exp or erfc) in a format of p significand bits (64: x87
-// long double, 53: binary64 on normal results, docs/reference.md §5's ulp), against MPFR at 200 bits. A
-// double r or a converts to long double exactly.
-double ulps(long double r, long double a, int (*g)(mpfr_ptr, mpfr_srcptr, mpfr_rnd_t), int p) {
-  Mpfr y(200), d(200);
-  mpfr_set_ld(y, a, MPFR_RNDN);
-  g(y, y, MPFR_RNDN);
-  mpfr_set_ld(d, r, MPFR_RNDN);
-  mpfr_sub(d, d, y, MPFR_RNDN);
-  mpfr_abs(d, d, MPFR_RNDN);
-  mpfr_mul_2si(d, d, -(mpfr_get_exp(y) - p), MPFR_RNDN);  // ulp(y) = 2^(floor(log2 y) - (p - 1))
-  const double u = mpfr_get_d(d, MPFR_RNDU);
-  return u;
-}
-
 TEST(LibraryKernel, GlibcLongDoubleFunctionsAreAsAccurateAsAssumed) {
   std::mt19937_64 rng(11);  // fixed seed
   auto uni = [&](long double a, long double b) {

@@ -4,7 +4,10 @@
 #include <cmath>
 #include <cstdio>
 
+#include <mpfr.h>
+
 #include "gelucheck/facts.hpp"
+#include "gelucheck/mpfr.hpp"
 
 namespace gelucheck::testing {
 
@@ -16,6 +19,20 @@ float eval(const Fn& f, float x, Path p) {
 }
 
 double derivative_zero(Form f) { return facts::derivative_zero(f); }
+
+// ulp error of a result r of g at a (g = exp or erfc) in a format of p significand bits (64: x87
+// long double, 53: binary64 on normal results, docs/reference.md §5's ulp), against MPFR at 200 bits. A
+// double r or a converts to long double exactly.
+double ulps(long double r, long double a, int (*g)(mpfr_ptr, mpfr_srcptr, mpfr_rnd_t), int p) {
+  Mpfr y(200), d(200);
+  mpfr_set_ld(y, a, MPFR_RNDN);
+  g(y, y, MPFR_RNDN);
+  mpfr_set_ld(d, r, MPFR_RNDN);
+  mpfr_sub(d, d, y, MPFR_RNDN);
+  mpfr_abs(d, d, MPFR_RNDN);
+  mpfr_mul_2si(d, d, -(mpfr_get_exp(y) - p), MPFR_RNDN);  // ulp(y) = 2^(floor(log2 y) - (p - 1))
+  return mpfr_get_d(d, MPFR_RNDU);
+}
 
 std::vector<double> hard_points() {
   std::vector<double> v;  // the shared set (facts.hpp), then these tests' extras

@@ -2,6 +2,8 @@
 // failure messages as hex floats (input, expected, got).
 #pragma once
 
+#include <mpfr.h>
+
 #include <string>
 #include <vector>
 
@@ -30,6 +32,11 @@ double derivative_zero(Form f);
 // Points every accuracy test covers: the docs/functions.md facts and hard points (facts::hard_points), the thresholds of
 // src/gelu_scalar.cpp and their neighbours, huge |x|, specials excluded (tested apart).
 std::vector<double> hard_points();
+
+// ulp error of a result r of g at a (g = mpfr_exp, mpfr_erfc, ...) in a format of p significand
+// bits (64: x87 long double, 53: binary64 on normal results, the ulp of docs/report.md), against
+// MPFR at 200 bits. A double r or a converts to long double exactly.
+double ulps(long double r, long double a, int (*g)(mpfr_ptr, mpfr_srcptr, mpfr_rnd_t), int p);
 
 std::string hex(double x);
 std::string hex_ld(long double x);

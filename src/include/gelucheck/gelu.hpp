@@ -7,6 +7,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <span>
 #include <vector>
 
@@ -55,5 +56,24 @@ float pdiv(Form form, std::span<const float> x, std::size_t i, std::size_t j,
 // The dense n×n Jacobian, row-major, for small n (refuses n > 4096).
 std::vector<double> jacobian(Form form, std::span<const double> x, Path path = Path::accurate);
 std::vector<float> jacobian(Form form, std::span<const float> x, Path path = Path::accurate);
+
+// binary16 and bfloat16 (fmt = Format::binary16 or Format::bfloat16; anything else is
+// std::invalid_argument), values carried as their 16-bit encodings. The accurate path is
+// CORRECTLY ROUNDED for every input, by a table per function built at first use from the long
+// double kernel with a rounding proof per entry (src/gelu_half.cpp); the naive path is the float
+// textbook formula rounded again (claims nothing). backward: dx = RN_fmt(dy * the rounded
+// derivative), one rounding. NaN in, the same NaN (quieted) out.
+std::uint16_t scalar16(Form form, Format fmt, std::uint16_t x, Path path = Path::accurate);
+std::uint16_t scalar_deriv16(Form form, Format fmt, std::uint16_t x, Path path = Path::accurate);
+void map(Form form, Format fmt, View<const std::uint16_t> x, View<std::uint16_t> out, Path path = Path::accurate);
+void backward(Form form, Format fmt, View<const std::uint16_t> x, View<const std::uint16_t> grad_output,
+              View<std::uint16_t> grad_input, Path path = Path::accurate);
+
+// Threads for map and backward over large arrays: off (1) by default, or GELUCHECK_THREADS=n in
+// the environment at the first call. With n > 1, views that are all contiguous with at least
+// 2^16 elements are split into n ranges; the results are the same bits whatever n is (elementwise).
+// Not synchronized: set it before calls run, not during.
+void set_threads(unsigned n);
+unsigned threads();
 
 }  // namespace gelucheck

@@ -2,6 +2,10 @@
 // tests that prove its error bound (tests/library). Users call gelucheck/gelu.hpp instead.
 #pragma once
 
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
 #include "gelucheck/common.hpp"
 #include "gelucheck/constants.hpp"
 
@@ -45,8 +49,45 @@ constexpr long double kernel_rel_bound(Form form, Quantity q, double x) {
 bool fast_only(Form form, Quantity q, float x, float* out);
 bool fast_only(Form form, Quantity q, double x, double* out);
 
+// The vector fast paths (src/gelu_simd.cpp, error bounds derived there; Highway, run-time dispatch
+// to the best instruction set of the machine): for i < n, out[i] = the proved result (binary32
+// correctly rounded, binary64 faithful) where lane i's rounding test passes; the indices of the
+// other lanes (out[i] unspecified there) go to refused, ascending, and their number is returned.
+// Lanes are independent: out[i] and whether i is refused depend on x[i] only. x == out (exactly)
+// is allowed. fast_only(double) is this function on one lane.
+std::size_t simd_fast(Form form, Quantity q, const float* x, float* out, std::uint32_t* refused, std::size_t n);
+std::size_t simd_fast(Form form, Quantity q, const double* x, double* out, std::uint32_t* refused, std::size_t n);
+// The vector code's exp (its own, exp_d, for a >= -708) and erfc (SLEEF's) as it calls them on
+// this machine, element by element, for the tests that measure them against MPFR (their assumed
+// bounds are in gelu_simd.cpp).
+void simd_sleef(const double* a, double* exp_a, double* erfc_a, std::size_t n);
+// The instruction set the vector code runs on this machine ("AVX3", "AVX2", "SSE4", "EMU128").
+const char* simd_target();
+// For the tests: every instruction set compiled in and supported by this CPU (Highway's target
+// bits), and a way to run the vector code on one of them (0: back to the best one). Not for
+// production use: it changes the dispatch of every later call.
+std::vector<std::int64_t> simd_targets();
+void simd_force_target(std::int64_t target);
+
+// The accurate path over n contiguous elements: out[i] = scalar(x[i]) or scalar_deriv(x[i]),
+// bit for bit, by simd_fast and, for refused lanes, the scalar path. x == out is allowed; other
+// overlaps are not.
+void accurate_block(Form form, Quantity q, const float* x, float* out, std::size_t n);
+void accurate_block(Form form, Quantity q, const double* x, double* out, std::size_t n);
+
+// The 16-bit tables of src/gelu_half.cpp (built on first use): the 65,536 results of one function
+// in fmt (binary16 or bfloat16), indexed by the input's encoding; the number of its entries whose
+// rounding proof failed (0 expected: tests/library/half_test.cpp); and RN_fmt(dy * d) of two
+// encodings, the one rounding of backward.
+const std::uint16_t* half_table(Format fmt, Form form, Quantity q);
+long half_unproved(Format fmt, Form form, Quantity q);
+std::uint16_t half_product(Format fmt, std::uint16_t dy, std::uint16_t d);
+// dx[i] = half_product(fmt, dy[i], table[x[i]]) over contiguous arrays (exact aliasing allowed).
+void half_backward(Format fmt, const std::uint16_t* table, const std::uint16_t* x, const std::uint16_t* dy,
+                   std::uint16_t* dx, std::size_t n);
+
 // The binary64 fast path's e^(a.hi + a.lo) in double-double, for |a.hi| <= 700, |a.lo| <= 2^-43:
-// claimed relative error <= kFastExpRelBound (derived in gelu_fast.cpp at exp_dd) while the
+// claimed relative error <= kFastExpRelBound (derived in gelu_simd.cpp at exp_dd) while the
 // result is >= 2^-968; exposed so that tests/library measures it against MPFR.
 constants::DoubleDouble fast_exp_dd(constants::DoubleDouble a);
 constexpr double kFastExpRelBound = 0x1p-68;

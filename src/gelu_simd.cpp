@@ -1,0 +1,530 @@
+// Vector fast paths of the accurate library (detail::simd_fast, gelucheck/gelu_kernel.hpp), through
+// Highway with run-time dispatch (HWY_DYNAMIC_DISPATCH picks AVX-512, AVX2 or SSE4 on x86-64, a
+// portable emulation elsewhere). Same structure as gelu_fast.cpp (Ziv): a cheap evaluation with a
+// RIGOROUS relative error bound e, then a rounding test per lane; a lane whose test fails (or that
+// lies outside the fast region) is reported as not accepted and the caller computes it with the
+// scalar accurate path (gelu_scalar.cpp).
+//   binary32: evaluated in binary64 lanes; accept RN32(y) iff [y - e|y|, y + e|y|] contains no
+//             binary32 midpoint, so the result is the CORRECT rounding: the same bits as the scalar
+//             path's, which is correctly rounded too, whichever instruction set ran.
+//   binary64: tanh form only, in double-double; accept r = hi iff [y - e|y|, y + e|y|] lies
+//             strictly inside (pred r, succ r): r is FAITHFUL. Faithful roundings are not unique,
+//             so scalar(double) itself calls this code on one lane (gelu_fast.cpp, fast_only): the
+//             scalar function and every vector lane run the same instructions on the same machine,
+//             whatever the position, length, alignment or stride.
+// Lanes are independent: no operation mixes lanes (no horizontal op, no shuffle), so a lane's
+// result depends on its own x only; a tail is padded with +1 (its results are discarded).
+//
+// FMA: where the target has it (HWY_NATIVE_FMA), MulAdd is one rounding and two_prod is
+// a*b - RN(a*b) by MulSub (exact); elsewhere MulAdd is a product and a sum, and two_prod is
+// Dekker's. Every bound below counts a product and a sum separately; a fused operation has one
+// rounding fewer, so the bounds hold either way.
+//
+// ===================================== Error budget ==========================================
+// u = 2^-53. Notation and rules as in gelu_fast.cpp (first-order sums, every bound inflated by
+// 1.01, dynamic bounds trusted only below 2^-20).
+//
+// exp: exp_d below (inline, table + polynomial): derived <= 3.1u, used as kExpRel = 4u.
+// erfc: SLEEF 3.5 (libsleef), documented Sleef_erfc*_u15: 1.5 ulp for |a| < 26.2, 2.5 ulp above
+//   (normal results); assumed <= 4 ulp: relative 8u = kErfcRel.
+//   Both measured against MPFR by tests/library/simd_test.cpp
+//   (VectorExpAndSleefErfcAreAsAccurateAsAssumed).
+//
+// binary32, tanh (x a float, so s = x^2 is exact in double):
+//   t = x (K1 + K2 s): K1, K2 rounded (u each), K2 s (u), + K1 (u), times x (u): |t' - t| <= 4u|t|.
+//   E = exp(-t'): 4u (exp_d) + |t' - t| (the argument's error, relative on E): (4|t| + 4)u.
+//   value x/(1 + E): 1 + E (both > 0) +u, division +u: e = (4|t| + 6)u      [code: 4.1|t| + 7].
+//   derivative (a + b)/d^2, a = d = 1 + E: (4|t| + 5)u; t'' = K1 + (3 K2) s: 3K2 rounded twice (2u),
+//     times s (u), + K1 (u, K1 rounded: u): 4u... counted as 4u; b = x t'' E: (4|t| + 4)u + 4u + 2u
+//     (two products) = (4|t| + 10)u; a + b: (|a| + |b|) max(e_a, e_b) + u|a + b|, i.e. relative
+//     L (4|t| + 10)u + u with L = (|a| + |b|)/|a + b| evaluated; d^2: 2 (4|t| + 5)u + u; division u.
+//     e = L (4|t| + 10)u + (8|t| + 13)u                       [code: L (4.1|t| + 10) + 8.1|t| + 13].
+// binary32, erf:
+//   z = -x/sqrt2: 1/sqrt2 rounded and the product: |z' - z| <= 2u|z|. erfc(z'): 8u (SLEEF) plus the
+//     argument's effect |z' - z| R(z), R = -d ln erfc/dz < 2|z| + 1.5 (Abramowitz-Stegun 7.1.13,
+//     gelu_fast.cpp): e_c = (4z^2 + 3|z| + 8)u.
+//   value x/2 * c: one product: e = (4z^2 + 3|z| + 9)u               [code: 4.1z^2 + 3|z| + 10].
+//   derivative a + b, a = c/2: e_c; b = x e^-(x^2/2) / sqrt(2 pi): x^2/2 exact, exp 4u, the constant
+//     u, two products 2u: e_b = 7u (exp_d); a + b: abs error (|a| + |b|) max(e_c, e_b) + u|a + b|, plus an
+//     absolute 2^-1000 for e^-(x^2/2) below the normal range (x > 37.6; |b| < 2^-1100 there and
+//     a >= 1/2, so any exp result in [0, 2^-1010] is covered).
+// binary64, tanh:
+//   t = tanh_arg(x) in double-double: relative 2^-100 (double_double.hpp; the FMA two_prod is exact
+//     like Dekker's, so the same bound); |t| <= 694.3 for -21 <= x <= 16.
+//   E = exp_dd(-t): relative <= 2^-68 (derived at exp_dd below).
+//   value: d = 1 + E (dd add, 2^-104): 2^-67.9; x / d (dd div, 2^-101): e <= 2^-67.
+//   derivative (x >= -16, d^2 <= e^636 finite): t'' = K1 + 3K2 x^2 in dd (2^-101), b = (t'' x) E:
+//     2^-67.9; a = d: 2^-67.9; a + b (2^-104 (|a| + |b|)); d^2 (2^-102); division 2^-101:
+//     e = L 2^-67 + 2^-66.
+// =============================================================================================
+#undef HWY_TARGET_INCLUDE
+#define HWY_TARGET_INCLUDE "gelu_simd.cpp"
+#include <hwy/foreach_target.h>  // IWYU pragma: keep
+
+#include <hwy/highway.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include "gelucheck/constants.hpp"
+#include "gelucheck/gelu_kernel.hpp"
+
+// SLEEF's vector functions, declared here for the instruction sets this file is compiled for:
+// sleef.h declares each only when the translation unit itself is compiled for that set (-mavx2),
+// while Highway compiles every target in one unit with per-function target attributes.
+#ifndef GELUCHECK_SLEEF_DECLARED
+#define GELUCHECK_SLEEF_DECLARED
+#include <immintrin.h>
+extern "C" {
+double Sleef_erfc_u15(double);
+__m128d Sleef_erfcd2_u15sse4(__m128d);
+__m256d Sleef_erfcd4_u15avx2(__m256d);
+__m512d Sleef_erfcd8_u15avx512f(__m512d);
+}
+#endif
+
+HWY_BEFORE_NAMESPACE();
+namespace gelucheck::detail::HWY_NAMESPACE {
+namespace hn = hwy::HWY_NAMESPACE;
+namespace k = constants;
+
+using D = hn::ScalableTag<double>;
+using V = hn::Vec<D>;
+using M = hn::Mask<D>;
+using DI = hn::RebindToSigned<D>;
+using VI = hn::Vec<DI>;
+
+constexpr double u = 0x1p-53;
+constexpr double kExpRel = 4 * u;    // exp_d, derived <= 3.1u
+constexpr double kErfcRel = 8 * u;   // SLEEF erfc, assumed <= 4 ulp (documented 1.5 / 2.5)
+constexpr double kInflate = 1.01;
+constexpr double kTrustDynamic = 0x1p-20;
+
+// Regions: the same thresholds, with the same derivations, as gelu_fast.cpp; and for binary64:
+// the tanh derivative needs x >= -16 ((1 + e^-t)^2 <= e^636 stays finite), the value |t| <= 700
+// for exp_dd: x >= -21 (|t| <= 694.3).
+constexpr double kTiny = 0x1p-40;          // value: below, the kernel's tiny branch
+constexpr double kTanhBig = 0x1p+4;        // tanh x > 16: value x, derivative 1
+constexpr double kNegF32 = -0x1p+4;        // binary32 x < -16: -0 for all four functions
+constexpr double kTanhNegDeriv = -0x1p+4;  // binary64 tanh derivative needs x >= -16
+constexpr double kTanhNegValue = -0x1.5p+4;  // binary64 tanh value needs x >= -21
+constexpr double kErfTail = 0x1.4p+5;      // erf x > 40: the kernel's tail
+
+// ---- SLEEF's erfc on one vector -----------------------------------------------------------------
+// The per-lane fallback serves targets without a SLEEF vector function (the emulated ones):
+// the same documented bound, one lane at a time.
+template <double (*F)(double)>
+HWY_INLINE V per_lane(V v) {
+  const D d;
+  HWY_ALIGN double buf[hn::MaxLanes(d)];
+  hn::Store(v, d, buf);
+  for (std::size_t i = 0; i < hn::Lanes(d); ++i) buf[i] = F(buf[i]);
+  return hn::Load(d, buf);
+}
+HWY_INLINE V sleef_erfc(V v) {
+#if HWY_TARGET == HWY_AVX3
+  return V{Sleef_erfcd8_u15avx512f(v.raw)};
+#elif HWY_TARGET == HWY_AVX2
+  return V{Sleef_erfcd4_u15avx2(v.raw)};
+#elif HWY_TARGET == HWY_SSE4
+  return V{Sleef_erfcd2_u15sse4(v.raw)};
+#else
+  return per_lane<Sleef_erfc_u15>(v);
+#endif
+}
+
+// ---- double-double, per lane (the operations of double_double.hpp, same bounds) -------------
+struct VD {
+  V hi, lo;
+};
+HWY_INLINE VD two_sum(V a, V b) {
+  const V s = hn::Add(a, b);
+  const V bb = hn::Sub(s, a);
+  return {s, hn::Add(hn::Sub(a, hn::Sub(s, bb)), hn::Sub(b, bb))};
+}
+HWY_INLINE VD fast_two_sum(V a, V b) {
+  const V s = hn::Add(a, b);
+  return {s, hn::Sub(b, hn::Sub(s, a))};
+}
+HWY_INLINE VD two_prod(V a, V b) {
+  const V p = hn::Mul(a, b);
+#if HWY_NATIVE_FMA
+  return {p, hn::MulSub(a, b, p)};  // a*b - p, one rounding of an exact value: exact
+#else
+  const D d;
+  const V c27 = hn::Set(d, 134217729.0);  // Veltkamp split, 2^27 + 1
+  const V ca = hn::Mul(c27, a), cb = hn::Mul(c27, b);
+  const V ah = hn::Sub(ca, hn::Sub(ca, a)), al = hn::Sub(a, ah);
+  const V bh = hn::Sub(cb, hn::Sub(cb, b)), bl = hn::Sub(b, bh);
+  const V e = hn::Add(hn::Add(hn::Add(hn::Sub(hn::Mul(ah, bh), p), hn::Mul(ah, bl)), hn::Mul(al, bh)),
+                      hn::Mul(al, bl));
+  return {p, e};
+#endif
+}
+HWY_INLINE VD mul(VD a, V b) {
+  const VD p = two_prod(a.hi, b);
+  return fast_two_sum(p.hi, hn::MulAdd(a.lo, b, p.lo));
+}
+HWY_INLINE VD mul(VD a, VD b) {
+  const VD p = two_prod(a.hi, b.hi);
+  return fast_two_sum(p.hi, hn::Add(p.lo, hn::MulAdd(a.hi, b.lo, hn::Mul(a.lo, b.hi))));
+}
+HWY_INLINE VD add(VD a, VD b) {
+  const VD s = two_sum(a.hi, b.hi);
+  return fast_two_sum(s.hi, hn::Add(s.lo, hn::Add(a.lo, b.lo)));
+}
+HWY_INLINE VD add_any(VD a, VD b) {
+  const VD s = two_sum(a.hi, b.hi);
+  return two_sum(s.hi, hn::Add(s.lo, hn::Add(a.lo, b.lo)));
+}
+HWY_INLINE VD div(VD a, VD b) {
+  const V q1 = hn::Div(a.hi, b.hi);
+  const VD p = two_prod(q1, b.hi);
+  const V r = hn::Sub(hn::Add(hn::Sub(hn::Sub(a.hi, p.hi), p.lo), a.lo), hn::Mul(q1, b.lo));
+  return fast_two_sum(q1, hn::Div(r, b.hi));
+}
+HWY_INLINE VD constant(k::DoubleDouble c) {
+  const D d;
+  return {hn::Set(d, c.hi), hn::Set(d, c.lo)};
+}
+
+// e^(a.hi + a.lo) per lane. The 1.5 2^52 shift gives k in the low bits of the shifted sum: read
+// from the bits (exact for |k| < 2^51) rather than converted.
+// e^(a.hi + a.lo) for |a.hi| <= 700, |a.lo| <= 2^-43 (a from dd::tanh_arg): relative error <= 2^-68
+// when the result is >= 2^-968; below, its low part is subnormal: add an absolute 2^-1074.
+//   k = RN(a.hi 128/ln2) (|k| < 2^17, the 1.5 2^52 trick: exact integer rounding for |.| < 2^51),
+//   r = a - k ln2/128, ln2/128 = L1 + L2 (constants.hpp: L1 of 36 bits, so k L1 is exact):
+//     two_sum(a.hi, -k L1) exact; the rest rounded: k L2 (<= 2^-82), a.lo - k L2 (<= 2^-82),
+//     + r.lo (<= 2^-82), and |k| |ln2/128 - L1 - L2| <= 2^17 2^-99: |r' - r| <= 2^-80;
+//     |r| <= ln2/256 + 2^-30 < 0.00271 < 2^-8.5.
+//   e^r = 1 + r + Q(r), Q = sum_{k>=2} r^k/k!, kept to r^6: truncation <= r^7/7! 1.001 < 2^-71.9;
+//     Q evaluated at r.hi instead of r: |r.lo| max|Q'| <= 2^-62 2^-8.5 = 2^-70.5; Horner in
+//     double: relative 4u on |Q| <= 2^-18: 2^-69; (r.lo + q) rounded: u 2^-18 = 2^-71;
+//     the final Fast2Sum is exact and the low-part sum adds 2^-105. Sum <= 2^-68.2, divided by
+//     e^r >= 0.997.
+//   times 2^(j/128) = T.hi + T.lo (2^-106) with mul (2^-102), times 2^m: exact (normal).
+HWY_INLINE VD exp_dd(VD a) {
+  const D d;
+  const DI di;
+  const V shifter = hn::Set(d, 0x1.8p52);
+  const V ks = hn::MulAdd(a.hi, hn::Set(d, k::kInvLn2Over128), shifter);
+  const VI ki = hn::Sub(hn::BitCast(di, ks), hn::BitCast(di, shifter));
+  const V kd = hn::Sub(ks, shifter);
+  VD r = two_sum(a.hi, hn::Neg(hn::Mul(kd, hn::Set(d, k::kLn2Over128.hi))));
+  r = two_sum(r.hi, hn::Add(r.lo, hn::NegMulAdd(kd, hn::Set(d, k::kLn2Over128.lo), a.lo)));
+  const V h = r.hi;
+  V c = hn::Set(d, 1.0 / 720);
+  c = hn::MulAdd(c, h, hn::Set(d, 1.0 / 120));
+  c = hn::MulAdd(c, h, hn::Set(d, 1.0 / 24));
+  c = hn::MulAdd(c, h, hn::Set(d, 1.0 / 6));
+  c = hn::MulAdd(c, h, hn::Set(d, 0.5));
+  const V q = hn::Mul(hn::Mul(h, h), c);
+  VD p = two_sum(hn::Set(d, 1.0), h);
+  p = fast_two_sum(p.hi, hn::Add(p.lo, hn::Add(r.lo, q)));
+  const VI j = hn::And(ki, hn::Set(di, 127));
+  const double* table = &k::kExp2Table[0].hi;  // {hi, lo} pairs, standard layout
+  const VI j2 = hn::ShiftLeft<1>(j);
+  const VD t{hn::GatherIndex(d, table, j2), hn::GatherIndex(d, table + 1, j2)};
+  const VD e = mul(p, t);
+  const VI m = hn::ShiftRight<7>(ki);
+  const V scale = hn::BitCast(d, hn::ShiftLeft<52>(hn::Add(m, hn::Set(di, 1023))));
+  return {hn::Mul(e.hi, scale), hn::Mul(e.lo, scale)};
+}
+
+// e^a in plain double, per lane, for -708 <= a <= 709 (results normal; callers clamp): relative
+// error <= 3.1u <= kExpRel. The reduction of exp_dd without its low parts:
+//   k = RN(a 128/ln2) (the 1.5 2^52 shift), r = (a - k L1) - k L2: a - k L1 is exact (k L1 has
+//   <= 53 bits: L1 36 bits, |k| < 2^17; and a, k L1 are within a factor 2 of each other when
+//   k != 0: Sterbenz), the second step rounds (u|r|) and |k| |ln2/128 - L1 - L2| <= 2^-82;
+//   |r| <= ln2/256 + 2^-40 < 2^-8.5.
+//   e^r = 1 + r + Q, Q = r^2 (1/2 + r/6 + r^2/24 + r^3/120): truncation r^6/720 1.001 < 2^-60.5;
+//   |Q| <= 2^-17.9 is computed with relative error <= 4u (coefficients, Horner): < 2^-70.
+//   s = 1 + (r + Q): two roundings, 2u (|r + Q| < 2^-8.4, so the first is 2^-8.4 u relative to s).
+//   times T = RN(2^(j/128)) (kExp2Table's hi: u) and the product (u); times 2^m exact (normal).
+//   Sum: u (r) 2^-8.5 + 2u (s) + u (T) + u (product) + 2^-60 < 3.1u, first order; so <= 4u.
+// Measured against MPFR: tests/library/simd_test.cpp (VectorExpAndSleefErfcAreAsAccurateAsAssumed).
+HWY_INLINE V exp_d(V a) {
+  const D d;
+  const DI di;
+  const V shifter = hn::Set(d, 0x1.8p52);
+  const V ks = hn::MulAdd(a, hn::Set(d, k::kInvLn2Over128), shifter);
+  const VI ki = hn::Sub(hn::BitCast(di, ks), hn::BitCast(di, shifter));
+  const V kd = hn::Sub(ks, shifter);
+  const V r0 = hn::NegMulAdd(kd, hn::Set(d, k::kLn2Over128.hi), a);  // exact (see above)
+  const V r = hn::NegMulAdd(kd, hn::Set(d, k::kLn2Over128.lo), r0);
+  V c = hn::Set(d, 1.0 / 120);
+  c = hn::MulAdd(c, r, hn::Set(d, 1.0 / 24));
+  c = hn::MulAdd(c, r, hn::Set(d, 1.0 / 6));
+  c = hn::MulAdd(c, r, hn::Set(d, 0.5));
+  const V q = hn::Mul(hn::Mul(r, r), c);
+  const V s = hn::Add(hn::Set(d, 1.0), hn::Add(r, q));
+  const VI j2 = hn::ShiftLeft<1>(hn::And(ki, hn::Set(di, 127)));
+  const V t = hn::GatherIndex(d, &k::kExp2Table[0].hi, j2);
+  const V scale = hn::BitCast(d, hn::ShiftLeft<52>(hn::Add(hn::ShiftRight<7>(ki), hn::Set(di, 1023))));
+  return hn::Mul(hn::Mul(s, t), scale);
+}
+
+// ---- rounding tests, per lane ----------------------------------------------------------------
+// binary32: ay = |y| approximates |f| with |ay - |f|| <= err. r = RN32(ay), held exactly in a
+// double; its binary32 neighbours' midpoints are doubles computed exactly from r's bits: r's
+// significand ends at bit 29 of the double, so + 2^28 (in the bits) is the midpoint above, even at
+// the top of a binade (the carry moves into the exponent), and - 2^28 the midpoint below, except
+// when r is a power of two (the float below is half an ulp closer: - 2^27). Valid for
+// 2^-125 <= ay < 2^126 (normal r and neighbours); other lanes are refused. RN is monotone and the
+// midpoints are doubles, so RN(ay + err) < m implies ay + err < m (gelu_fast.cpp). Accepted lanes
+// get sign(y) r, the correct rounding of f.
+HWY_INLINE M round_to_float(V y, V err, V& out) {
+  const D d;
+  const DI di;
+  const hn::Rebind<float, D> df;
+  const V ay = hn::Abs(y);
+  const V r = hn::PromoteTo(d, hn::DemoteTo(df, ay));
+  const VI bits = hn::BitCast(di, r);
+  const VI mant32 = hn::And(bits, hn::Set(di, std::int64_t{0x7fffff} << 29));
+  const VI half_dn = hn::IfThenElse(hn::Eq(mant32, hn::Zero(di)), hn::Set(di, std::int64_t{1} << 27),
+                                    hn::Set(di, std::int64_t{1} << 28));
+  const V mid_up = hn::BitCast(d, hn::Add(bits, hn::Set(di, std::int64_t{1} << 28)));
+  const V mid_dn = hn::BitCast(d, hn::Sub(bits, half_dn));
+  const M in_range = hn::And(hn::Ge(ay, hn::Set(d, 0x1p-125)), hn::Lt(ay, hn::Set(d, 0x1p+126)));
+  const M ok = hn::And(in_range, hn::And(hn::Lt(hn::Add(ay, err), mid_up), hn::Gt(hn::Sub(ay, err), mid_dn)));
+  out = hn::CopySignToAbs(r, y);
+  return ok;
+}
+
+// binary64, faithful: y = hi + lo normalized, |y - f| <= err. With a = |hi| and l = lo signed like
+// hi, accept r = hi iff l + err < succ(a) - a and l - err > pred(a) - a (neighbours from a's bits;
+// the gaps are exact). Only for 2^-1021 <= a < 2^1023.
+HWY_INLINE M round_to_double(VD y, V err) {
+  const D d;
+  const DI di;
+  const V a = hn::Abs(y.hi);
+  const V l = hn::IfThenElse(hn::Lt(y.hi, hn::Zero(d)), hn::Neg(y.lo), y.lo);
+  const VI bits = hn::BitCast(di, a);
+  const V up = hn::Sub(hn::BitCast(d, hn::Add(bits, hn::Set(di, 1))), a);
+  const V dn = hn::Sub(hn::BitCast(d, hn::Sub(bits, hn::Set(di, 1))), a);
+  const M in_range = hn::And(hn::Ge(a, hn::Set(d, 0x1p-1021)), hn::Lt(a, hn::Set(d, 0x1p+1023)));
+  return hn::And(in_range, hn::And(hn::Lt(hn::Add(l, err), up), hn::Gt(hn::Sub(l, err), dn)));
+}
+
+// ---- binary32 lanes (x promoted to double) ---------------------------------------------------
+// Returns the accepted mask; out holds the result of accepted lanes.
+HWY_INLINE M tanh_f32(bool value, V x, V& out) {
+  const D d;
+  // Lanes outside the fast region compute at a clamped xc (finite, in range; NaN too) and are refused
+  // or overwritten below.
+  const V xc = hn::Min(hn::Max(x, hn::Set(d, kNegF32)), hn::Set(d, kTanhBig));
+  const V s = hn::Mul(xc, xc);  // exact
+  const V t = hn::Mul(xc, hn::MulAdd(hn::Set(d, k::kTwoSqrt2OverPiCubic.hi), s, hn::Set(d, k::kTwoSqrt2OverPi.hi)));
+  const V at = hn::Abs(t);
+  const V E = exp_d(hn::Neg(t));  // |t| <= 318 for |x| <= 16
+  const V dd = hn::Add(hn::Set(d, 1.0), E);
+  const V uu = hn::Set(d, u * kInflate);
+  M ok;
+  if (value) {
+    const V y = hn::Div(xc, dd);
+    const V rel = hn::Mul(hn::MulAdd(hn::Set(d, 4.1), at, hn::Set(d, 7.0)), uu);
+    ok = round_to_float(y, hn::Mul(hn::Abs(y), rel), out);
+  } else {
+    const V tp = hn::MulAdd(hn::Set(d, 3 * k::kTwoSqrt2OverPiCubic.hi), s, hn::Set(d, k::kTwoSqrt2OverPi.hi));
+    const V b = hn::Mul(hn::Mul(xc, tp), E);
+    const V num = hn::Add(dd, b);
+    const V y = hn::Div(num, hn::Mul(dd, dd));
+    const V L = hn::Div(hn::Add(dd, hn::Abs(b)), hn::Abs(num));
+    const V rel0 = hn::MulAdd(L, hn::MulAdd(hn::Set(d, 4.1), at, hn::Set(d, 10.0)),
+                              hn::MulAdd(hn::Set(d, 8.1), at, hn::Set(d, 13.0)));
+    const V rel = hn::Mul(rel0, hn::Set(d, u));
+    ok = hn::And(hn::Lt(rel, hn::Set(d, kTrustDynamic)),
+                 round_to_float(y, hn::Mul(hn::Abs(y), hn::Mul(rel, hn::Set(d, kInflate))), out));
+  }
+  // Regions: x > 16 exact answers, x < -16 gives -0, |x| < 2^-40 (value) and NaN refused; +inf
+  // too (Highway's emulated targets saturate it to FLT_MAX when demoting to float).
+  const M pinf = hn::Eq(x, hn::Set(d, HUGE_VAL));
+  const M big = hn::AndNot(pinf, hn::Gt(x, hn::Set(d, kTanhBig)));
+  const M neg = hn::Lt(x, hn::Set(d, kNegF32));
+  out = hn::IfThenElse(big, value ? x : hn::Set(d, 1.0), out);
+  out = hn::IfThenElse(neg, hn::Set(d, -0.0), out);
+  ok = hn::AndNot(pinf, hn::Or(ok, hn::Or(big, neg)));
+  if (value) ok = hn::AndNot(hn::Lt(hn::Abs(x), hn::Set(d, kTiny)), ok);
+  return hn::AndNot(hn::IsNaN(x), ok);  // NaN lanes were clamped to a finite xc: refuse them
+}
+
+HWY_INLINE M erf_f32(bool value, V x, V& out) {
+  const D d;
+  const V xc = hn::Min(hn::Max(x, hn::Set(d, kNegF32)), hn::Set(d, kErfTail));
+  const V z = hn::Neg(hn::Mul(xc, hn::Set(d, k::kInvSqrt2.hi)));
+  const V az = hn::Abs(z);
+  const V c = sleef_erfc(z);
+  const V uu = hn::Set(d, u);
+  const V ec = hn::Mul(hn::MulAdd(hn::Mul(hn::Set(d, 4.0), z), z, hn::MulAdd(hn::Set(d, 3.0), az, hn::Set(d, kErfcRel / u))), uu);
+  M ok;
+  if (value) {
+    const V y = hn::Mul(hn::Mul(hn::Set(d, 0.5), xc), c);
+    const V rel = hn::Mul(hn::MulAdd(hn::Mul(hn::Set(d, 4.1), z), z, hn::MulAdd(hn::Set(d, 3.0), az, hn::Set(d, kErfcRel / u + 2))),
+                          hn::Set(d, u * kInflate));
+    ok = round_to_float(y, hn::Mul(hn::Abs(y), rel), out);
+  } else {
+    const V a = hn::Mul(hn::Set(d, 0.5), c);
+    // x^2/2 exact; below -708 (x > 37.6) the argument is clamped: e^-708 < 2^-1021 and the
+    // absolute slack 2^-1000 below covers the difference (|x| / sqrt(2 pi) < 16).
+    const V g = exp_d(hn::Max(hn::Neg(hn::Mul(hn::Set(d, 0.5), hn::Mul(xc, xc))), hn::Set(d, -708.0)));
+    const V b = hn::Mul(hn::Mul(xc, g), hn::Set(d, k::kInvSqrt2PiD));
+    const V num = hn::Add(a, b);
+    const V eb = hn::Set(d, kExpRel + 3 * u);
+    const V abs_err = hn::Add(hn::MulAdd(hn::Add(a, hn::Abs(b)), hn::Max(ec, eb), hn::Mul(uu, hn::Abs(num))),
+                              hn::Set(d, 0x1p-1000));
+    const V rel = hn::Div(abs_err, hn::Abs(num));
+    ok = hn::And(hn::Lt(rel, hn::Set(d, kTrustDynamic)),
+                 round_to_float(num, hn::Mul(hn::Abs(num), hn::Mul(rel, hn::Set(d, kInflate))), out));
+  }
+  const M neg = hn::Lt(x, hn::Set(d, kNegF32));
+  out = hn::IfThenElse(neg, hn::Set(d, -0.0), out);
+  ok = hn::AndNot(hn::Gt(x, hn::Set(d, kErfTail)), hn::Or(ok, neg));
+  if (value) ok = hn::AndNot(hn::Lt(hn::Abs(x), hn::Set(d, kTiny)), ok);
+  return hn::AndNot(hn::IsNaN(x), ok);  // NaN lanes were clamped to a finite xc: refuse them
+}
+
+// ---- binary64 lanes (tanh form) --------------------------------------------------------------
+HWY_INLINE M tanh_f64(bool value, V x, V& out) {
+  const D d;
+  const V lo_x = hn::Set(d, value ? kTanhNegValue : kTanhNegDeriv);
+  const V xc = hn::Min(hn::Max(x, lo_x), hn::Set(d, kTanhBig));
+  const VD s = two_prod(xc, xc);
+  const VD t = mul(add(constant(k::kTwoSqrt2OverPi), mul(constant(k::kTwoSqrt2OverPiCubic), s)), xc);
+  const VD E = exp_dd(VD{hn::Neg(t.hi), hn::Neg(t.lo)});
+  const VD dd = add(VD{hn::Set(d, 1.0), hn::Zero(d)}, E);
+  M ok;
+  if (value) {
+    const VD y = div(VD{xc, hn::Zero(d)}, dd);
+    ok = round_to_double(y, hn::Mul(hn::Abs(y.hi), hn::Set(d, 0x1p-67 * kInflate)));
+    out = y.hi;
+  } else {
+    const VD tp = add(constant(k::kTwoSqrt2OverPi), mul(constant(k::kSixSqrt2OverPiCubic), s));
+    const VD b = mul(mul(tp, xc), E);
+    const VD num = add_any(dd, b);
+    const VD y = div(num, mul(dd, dd));
+    const V L = hn::Div(hn::Add(dd.hi, hn::Abs(b.hi)), hn::Abs(num.hi));
+    const V rel = hn::MulAdd(L, hn::Set(d, 0x1p-67), hn::Set(d, 0x1p-66));
+    ok = hn::And(hn::Lt(rel, hn::Set(d, kTrustDynamic)),
+                 round_to_double(y, hn::Mul(hn::Abs(y.hi), hn::Mul(rel, hn::Set(d, kInflate)))));
+    out = y.hi;
+  }
+  const M big = hn::Gt(x, hn::Set(d, kTanhBig));
+  out = hn::IfThenElse(big, value ? x : hn::Set(d, 1.0), out);
+  ok = hn::AndNot(hn::Lt(x, lo_x), hn::Or(ok, big));
+  if (value) ok = hn::AndNot(hn::Lt(hn::Abs(x), hn::Set(d, kTiny)), ok);
+  return hn::AndNot(hn::IsNaN(x), ok);  // NaN lanes were clamped to a finite xc: refuse them
+}
+
+// ---- entry points: n elements, any n ---------------------------------------------------------
+// Runs lanes(x, y) -> accepted mask over x[0..n), stores every lane's y into out and the indices
+// of the refused lanes into refused (ascending); returns their number.
+template <class T, class Lanes>
+HWY_INLINE std::size_t run(const T* x, T* out, std::uint32_t* refused, std::size_t n, Lanes lanes) {
+  const D d;
+  const hn::Rebind<T, D> dt;
+  const std::size_t N = hn::Lanes(d);
+  std::size_t nref = 0;
+  auto one = [&](const T* xi, T* oi, std::size_t base, std::size_t m) HWY_ATTR __attribute__((always_inline)) {
+    V y;
+    V xv;
+    if constexpr (sizeof(T) == sizeof(double)) xv = hn::LoadU(dt, xi);
+    else xv = hn::PromoteTo(d, hn::LoadU(dt, xi));
+    const M acc = lanes(xv, y);
+    if (m == N) {
+      if constexpr (sizeof(T) == sizeof(double)) hn::StoreU(y, dt, oi);
+      else hn::StoreU(hn::DemoteTo(dt, y), dt, oi);
+      if (hn::AllTrue(d, acc)) return;
+    } else {
+      HWY_ALIGN T ob[hn::MaxLanes(d)];
+      if constexpr (sizeof(T) == sizeof(double)) hn::Store(y, dt, ob);
+      else hn::Store(hn::DemoteTo(dt, y), dt, ob);
+      for (std::size_t i = 0; i < m; ++i) oi[i] = ob[i];
+    }
+    std::uint8_t bits[(hn::MaxLanes(d) + 7) / 8 + 8] = {};
+    hn::StoreMaskBits(d, acc, bits);
+    for (std::size_t i = 0; i < m; ++i)
+      if (!((bits[i / 8] >> (i % 8)) & 1)) refused[nref++] = static_cast<std::uint32_t>(base + i);
+  };
+  std::size_t i = 0;
+  for (; i + N <= n; i += N) one(x + i, out + i, i, N);
+  if (i < n) {
+    HWY_ALIGN T xb[hn::MaxLanes(d)];
+    for (std::size_t j = 0; j < N; ++j) xb[j] = j < n - i ? x[i + j] : T(1);
+    one(xb, out + i, i, n - i);
+  }
+  return nref;
+}
+
+#define GELUCHECK_LANES(fn) [value](V v, V& y) HWY_ATTR __attribute__((always_inline)) { return fn(value != 0, v, y); }
+
+std::size_t Fast32(int form, int value, const float* x, float* out, std::uint32_t* refused, std::size_t n) {
+  if (form == 0) return run(x, out, refused, n, GELUCHECK_LANES(tanh_f32));
+  return run(x, out, refused, n, GELUCHECK_LANES(erf_f32));
+}
+
+std::size_t Fast64(int form, int value, const double* x, double* out, std::uint32_t* refused, std::size_t n) {
+  if (form == 0) return run(x, out, refused, n, GELUCHECK_LANES(tanh_f64));
+  for (std::size_t i = 0; i < n; ++i) refused[i] = static_cast<std::uint32_t>(i);  // no binary64 erf fast path
+  return n;
+}
+#undef GELUCHECK_LANES
+
+void Sleef2(const double* a, double* e, double* c, std::size_t n) {
+  const D d;
+  const std::size_t N = hn::Lanes(d);
+  HWY_ALIGN double ab[hn::MaxLanes(d)], eb[hn::MaxLanes(d)], cb[hn::MaxLanes(d)];
+  for (std::size_t i = 0; i < n; i += N) {
+    const std::size_t m = std::min(N, n - i);
+    for (std::size_t j = 0; j < N; ++j) ab[j] = j < m ? a[i + j] : 0.0;
+    const V v = hn::Load(d, ab);
+    hn::Store(exp_d(hn::Max(v, hn::Set(d, -708.0))), d, eb);
+    hn::Store(sleef_erfc(v), d, cb);
+    for (std::size_t j = 0; j < m; ++j) e[i + j] = eb[j], c[i + j] = cb[j];
+  }
+}
+
+void ExpDD(double hi, double lo, double* rhi, double* rlo) {
+  const D d;
+  const VD e = exp_dd(VD{hn::Set(d, hi), hn::Set(d, lo)});
+  *rhi = hn::GetLane(e.hi);
+  *rlo = hn::GetLane(e.lo);
+}
+
+}  // namespace gelucheck::detail::HWY_NAMESPACE
+HWY_AFTER_NAMESPACE();
+
+#if HWY_ONCE
+namespace gelucheck::detail {
+
+HWY_EXPORT(Fast32);
+HWY_EXPORT(Fast64);
+HWY_EXPORT(ExpDD);
+HWY_EXPORT(Sleef2);
+
+std::size_t simd_fast(Form form, Quantity q, const float* x, float* out, std::uint32_t* refused, std::size_t n) {
+  return HWY_DYNAMIC_DISPATCH(Fast32)(form == Form::tanh ? 0 : 1, q == Quantity::value ? 1 : 0, x, out, refused, n);
+}
+std::size_t simd_fast(Form form, Quantity q, const double* x, double* out, std::uint32_t* refused, std::size_t n) {
+  return HWY_DYNAMIC_DISPATCH(Fast64)(form == Form::tanh ? 0 : 1, q == Quantity::value ? 1 : 0, x, out, refused, n);
+}
+constants::DoubleDouble fast_exp_dd(constants::DoubleDouble a) {
+  constants::DoubleDouble r{};
+  HWY_DYNAMIC_DISPATCH(ExpDD)(a.hi, a.lo, &r.hi, &r.lo);
+  return r;
+}
+void simd_sleef(const double* a, double* exp_a, double* erfc_a, std::size_t n) {
+  HWY_DYNAMIC_DISPATCH(Sleef2)(a, exp_a, erfc_a, n);
+}
+std::vector<std::int64_t> simd_targets() { return hwy::SupportedAndGeneratedTargets(); }
+void simd_force_target(std::int64_t target) { hwy::SetSupportedTargetsForTest(target); }
+// The target HWY_DYNAMIC_DISPATCH runs: the best (lowest bit) of those compiled and supported.
+const char* simd_target() {
+  const std::int64_t t = hwy::SupportedTargets() & HWY_TARGETS;
+  return hwy::TargetName(t & -t);
+}
+
+}  // namespace gelucheck::detail
+#endif

@@ -1,0 +1,280 @@
+// The vector code of src/gelu_simd.cpp (detail::simd_fast, through map / backward):
+//  - bit for bit equal to the scalar function (scalar / scalar_deriv) at every element, for many
+//    inputs (any bit pattern, the benchmark range, the hard points, the thresholds of the fast
+//    regions and their neighbours, specials ±0 ±inf NaN, subnormals), every length 0..67 (vector
+//    tails), four alignments, reversed and strided views, in place;
+//  - its accepted lanes are right against MPFR (binary32: ref::correctly_rounded; binary64:
+//    faithful against ref::enclose) — the scalar comparison alone could not catch a shared error;
+//  - its exp and SLEEF's erfc, as the vector code calls them on this machine, are within the
+//    bounds gelu_simd.cpp assumes, on the arguments it uses;
+//  - threads: 1, 2 and 3 threads give the same bits.
+#include <gtest/gtest.h>
+#include <mpfr.h>
+
+#include <bit>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <limits>
+#include <random>
+#include <vector>
+
+#include "gelucheck/gelu_kernel.hpp"
+#include "gelucheck/measure.hpp"
+#include "gelucheck/reference.hpp"
+#include "support.hpp"
+
+namespace gelucheck::testing {
+namespace {
+
+// Inputs for the bit-for-bit comparison, as doubles (each is also tested rounded to float).
+std::vector<double> inputs() {
+  std::vector<double> xs = hard_points();
+  std::mt19937_64 rng(1618);  // fixed seed
+  auto uni = [&](double a, double b) { return std::uniform_real_distribution<double>(a, b)(rng); };
+  for (int i = 0; i < 4000; ++i) xs.push_back(uni(-8, 8));
+  for (int i = 0; i < 2000; ++i) xs.push_back(uni(-45, 45));
+  for (int i = 0; i < 2000; ++i) xs.push_back(std::bit_cast<double>(rng()));
+  for (int i = 0; i < 2000; ++i) xs.push_back(static_cast<double>(std::bit_cast<float>(static_cast<std::uint32_t>(rng()))));
+  // The fast regions' thresholds (gelu_fast.cpp, gelu_simd.cpp) and a few neighbours each side.
+  for (double t : {16.0, -16.0, -21.0, 40.0, -40.0, 32.0, -32.0, 0x1p-40, -0x1p-40, 0x1p-125, 0x1p-126}) {
+    double a = t, b = t;
+    for (int k = 0; k < 4; ++k) {
+      xs.push_back(a), xs.push_back(b);
+      a = std::nextafter(a, 1e300), b = std::nextafter(b, -1e300);
+      xs.push_back(static_cast<double>(std::nextafter(static_cast<float>(t), 1e30f)));
+      xs.push_back(static_cast<double>(std::nextafter(static_cast<float>(t), -1e30f)));
+    }
+  }
+  const double inf = std::numeric_limits<double>::infinity();
+  for (double s : {0.0, -0.0, inf, -inf, std::nan(""), -std::nan(""), 0x1p-1074, -0x1p-1074, 0x1.8p-1030,
+                   0x1p-149, -0x1p-149, 0x1.4p-140, 1e300, -1e300})
+    xs.push_back(s);
+  for (Form f : {Form::tanh, Form::erf})
+    for (int k = -64; k <= 64; ++k) xs.push_back(derivative_zero(f) + k * 0x1p-52);
+  return xs;
+}
+
+template <class T>
+std::vector<T> as(const std::vector<double>& xs) {
+  std::vector<T> v;
+  for (double x : xs) v.push_back(static_cast<T>(x));
+  return v;
+}
+
+template <class T>
+void expect_equal_to_scalar(const char* what, const Fn& f, const std::vector<T>& x, const std::vector<T>& got) {
+  for (std::size_t i = 0; i < x.size(); ++i) {
+    const T want = eval(f, x[i]);
+    ASSERT_TRUE(same_bits(got[i], want)) << what << " " << f.name << " element " << i << " of " << x.size()
+                                         << " input " << hex(static_cast<double>(x[i])) << " scalar "
+                                         << hex(static_cast<double>(want)) << " got "
+                                         << hex(static_cast<double>(got[i]));
+  }
+}
+
+// map for values; backward with grad_output = 1 for derivatives (1 * d is exact, so dx is the
+// derivative itself).
+template <class T>
+void apply(const Fn& f, View<const T> x, View<T> out) {
+  if (f.q == Quantity::value) {
+    map(f.form, std::move(x), std::move(out));
+    return;
+  }
+  const std::vector<T> ones(x.size(), T(1));
+  backward(f.form, x, View<const T>::contiguous(ones.data(), x.shape), std::move(out));
+}
+
+template <class T>
+void bit_for_bit() {
+  const std::vector<T> all = as<T>(inputs());
+  for (const Fn& f : kFns) {
+    // The whole sample, contiguous.
+    std::vector<T> out(all.size());
+    apply(f, View<const T>::contiguous(all.data(), {all.size()}), View<T>::contiguous(out.data(), {out.size()}));
+    expect_equal_to_scalar("contiguous", f, all, out);
+    // Every length 0..67 at four alignments (offsets into one buffer), so that each input sits at
+    // every lane position and in vector tails.
+    for (std::size_t len = 0; len <= 67; ++len) {
+      for (std::size_t off = 0; off < 4; ++off) {
+        const std::size_t start = (len * 7 + off * 13) % (all.size() - 80);
+        std::vector<T> buf(len + 8), res(len + 8);
+        std::vector<T> xs(all.begin() + static_cast<std::ptrdiff_t>(start),
+                          all.begin() + static_cast<std::ptrdiff_t>(start + len));
+        std::copy(xs.begin(), xs.end(), buf.begin() + static_cast<std::ptrdiff_t>(off));
+        apply(f, View<const T>::contiguous(buf.data() + off, {len}), View<T>::contiguous(res.data() + off, {len}));
+        expect_equal_to_scalar("tail", f, xs, std::vector<T>(res.begin() + static_cast<std::ptrdiff_t>(off),
+                                                             res.begin() + static_cast<std::ptrdiff_t>(off + len)));
+      }
+    }
+    // Reversed (negative stride) and strided (every third element) views, 1000 elements.
+    const std::size_t n = 1000;
+    std::vector<T> xs(all.begin(), all.begin() + n), res(3 * n);
+    View<const T> rev{xs.data() + (n - 1), {n}, {-1}};
+    View<T> str{res.data(), {n}, {3}};
+    apply(f, rev, str);
+    std::vector<T> got, want_x;
+    for (std::size_t i = 0; i < n; ++i) got.push_back(res[3 * i]), want_x.push_back(xs[n - 1 - i]);
+    expect_equal_to_scalar("reversed into strided", f, want_x, got);
+    // In place.
+    std::vector<T> inplace = all;
+    apply(f, View<const T>::contiguous(inplace.data(), {inplace.size()}),
+          View<T>::contiguous(inplace.data(), {inplace.size()}));
+    expect_equal_to_scalar("in place", f, all, inplace);
+  }
+}
+
+// Runs body once per instruction set the vector code is compiled for and this CPU supports (so the
+// SSE4 code, without FMA, is tested on an AVX-512 machine too), then restores the dispatch.
+template <class F>
+void on_every_target(F&& body) {
+  for (std::int64_t t : detail::simd_targets()) {
+    detail::simd_force_target(t);
+    SCOPED_TRACE(detail::simd_target());
+    body();
+  }
+  detail::simd_force_target(0);
+}
+
+TEST(LibrarySimd, VectorEqualsScalarBitForBitBinary32) { on_every_target([] { bit_for_bit<float>(); }); }
+TEST(LibrarySimd, VectorEqualsScalarBitForBitBinary64) { on_every_target([] { bit_for_bit<double>(); }); }
+
+// backward with grad_output other than 1: one rounding of dy * the rounded derivative.
+TEST(LibrarySimd, BackwardIsOneProductOfTheScalarDerivative) {
+  std::mt19937_64 rng(577);  // fixed seed
+  auto uni = [&](double a, double b) { return std::uniform_real_distribution<double>(a, b)(rng); };
+  const std::size_t n = 3001;
+  std::vector<double> x(n), dy(n), dx(n);
+  for (std::size_t i = 0; i < n; ++i) x[i] = uni(-10, 10), dy[i] = uni(-3, 3);
+  const std::vector<float> xf = as<float>(x), dyf = as<float>(dy);
+  std::vector<float> dxf(n);
+  for (Form f : {Form::tanh, Form::erf}) {
+    backward(f, View<const double>::contiguous(x.data(), {n}), View<const double>::contiguous(dy.data(), {n}),
+             View<double>::contiguous(dx.data(), {n}));
+    backward(f, View<const float>::contiguous(xf.data(), {n}), View<const float>::contiguous(dyf.data(), {n}),
+             View<float>::contiguous(dxf.data(), {n}));
+    for (std::size_t i = 0; i < n; ++i) {
+      ASSERT_TRUE(same_bits(dx[i], dy[i] * scalar_deriv(f, x[i]))) << "input " << hex(x[i]);
+      ASSERT_TRUE(same_bits(dxf[i], dyf[i] * scalar_deriv(f, xf[i]))) << "input " << hex(static_cast<double>(xf[i]));
+    }
+  }
+}
+
+// Accepted vector lanes against MPFR directly (the scalar function shares their code in binary64
+// and could share an error).
+void accepted_lanes_are_right() {
+  std::mt19937_64 rng(4242);  // fixed seed
+  auto uni = [&](double a, double b) { return std::uniform_real_distribution<double>(a, b)(rng); };
+  std::vector<double> xs = hard_points();
+  for (int i = 0; i < 1000; ++i) xs.push_back(uni(-17, 17));
+  for (int i = 0; i < 400; ++i) xs.push_back(uni(-41, 41));
+  for (int e = -40; e < 6; ++e) xs.push_back(std::ldexp(uni(1, 2), e)), xs.push_back(-std::ldexp(uni(1, 2), e));
+  for (const Fn& f : kFns) {
+    const std::vector<float> xf = as<float>(xs);
+    std::vector<float> of(xs.size());
+    std::vector<double> od(xs.size());
+    std::vector<unsigned char> okf(xs.size(), 1), okd(xs.size(), 1);
+    std::vector<std::uint32_t> refused(xs.size());
+    const std::size_t nf = detail::simd_fast(f.form, f.q, xf.data(), of.data(), refused.data(), xs.size());
+    for (std::size_t k = 0; k < nf; ++k) okf[refused[k]] = 0;
+    const std::size_t nd = detail::simd_fast(f.form, f.q, xs.data(), od.data(), refused.data(), xs.size());
+    for (std::size_t k = 0; k < nd; ++k) okd[refused[k]] = 0;
+    long acc32 = 0, acc64 = 0;
+    for (std::size_t i = 0; i < xs.size(); ++i) {
+      if (okf[i]) {
+        ++acc32;
+        const double want = ref::correctly_rounded(f.form, f.q, static_cast<double>(xf[i]), Format::binary32);
+        ASSERT_TRUE(same_bits(static_cast<double>(of[i]), want))
+            << f.name << " binary32 input " << hex(static_cast<double>(xf[i])) << " expected " << hex(want)
+            << " got " << hex(static_cast<double>(of[i]));
+      }
+      if (okd[i]) {
+        ++acc64;
+        const Error e = measure(od[i], ref::enclose(f.form, f.q, xs[i]), Format::binary64);
+        ASSERT_TRUE(e.ulp < 1 && !e.zero_sign_mismatch && !e.nan_mismatch)
+            << f.name << " binary64 input " << hex(xs[i]) << " got " << hex(od[i]) << " (" << e.ulp << " ulp)";
+      }
+    }
+    std::printf("[measured] simd (%s) %-16s accepted binary32 %ld, binary64 %ld of %zu\n", detail::simd_target(),
+                f.name, acc32, acc64, xs.size());
+    EXPECT_GT(acc32, static_cast<long>(xs.size() / 2)) << f.name;
+    if (f.form == Form::tanh) {
+      EXPECT_GT(acc64, static_cast<long>(xs.size() / 2)) << f.name;
+    }
+  }
+}
+
+TEST(LibrarySimd, AcceptedLanesAreRightAgainstTheReference) { on_every_target(accepted_lanes_are_right); }
+
+// gelu_simd.cpp assumes its exp <= 2 ulp (derived 1.55) and SLEEF's erfc <= 4 ulp (documented
+// 1.5 / 2.5) on the arguments it uses: exp at -t, t in [-318, 318], and at -x^2/2 in [-708, 0];
+// erfc at z = -x/sqrt2 in [-28.3, 11.4].
+void exp_and_erfc_are_as_accurate_as_assumed() {
+  std::mt19937_64 rng(17);  // fixed seed
+  auto uni = [&](double a, double b) { return std::uniform_real_distribution<double>(a, b)(rng); };
+  const std::size_t n = 3000;
+  std::vector<double> ae(n), ac(n), e(n), c(n), junk(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    ae[i] = i % 3 == 0 ? uni(-318, 318) : i % 3 == 1 ? uni(-708, 0) : uni(-2, 2);
+    ac[i] = i % 3 == 0 ? uni(-28.5, 11.4) : i % 3 == 1 ? uni(-1, 3) : uni(3, 11.4);
+  }
+  detail::simd_sleef(ae.data(), e.data(), junk.data(), n);
+  detail::simd_sleef(ac.data(), junk.data(), c.data(), n);
+  double we = 0, wc = 0, at_e = 0, at_c = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    const double ue = ulps(e[i], ae[i], mpfr_exp, 53), uc = ulps(c[i], ac[i], mpfr_erfc, 53);
+    if (ue > we) we = ue, at_e = ae[i];
+    if (uc > wc) wc = uc, at_c = ac[i];
+  }
+  std::printf("[measured] vector (%s) exp max %.3f ulp at %s; erfc max %.3f ulp at %s\n", detail::simd_target(), we,
+              hex(at_e).c_str(), wc, hex(at_c).c_str());
+  EXPECT_LE(we, 2.0) << "exp at " << hex(at_e);
+  EXPECT_LE(wc, 4.0) << "erfc at " << hex(at_c);
+}
+
+TEST(LibrarySimd, VectorExpAndSleefErfcAreAsAccurateAsAssumed) { on_every_target(exp_and_erfc_are_as_accurate_as_assumed); }
+
+// Threads: the same bits with 1, 2 and 3 threads, above the size threshold (2^16), map and
+// backward, both formats.
+TEST(LibrarySimd, ThreadCountDoesNotChangeBits) {
+  const std::size_t n = 3 * (std::size_t{1} << 16) + 17;
+  std::mt19937_64 rng(99);  // fixed seed
+  std::vector<double> x(n), dy(n);
+  for (std::size_t i = 0; i < n; ++i)
+    x[i] = std::uniform_real_distribution<double>(-9, 9)(rng), dy[i] = std::uniform_real_distribution<double>(-1, 1)(rng);
+  const std::vector<float> xf = as<float>(x), dyf = as<float>(dy);
+  const unsigned before = threads();
+  std::vector<std::vector<double>> r64;
+  std::vector<std::vector<float>> r32;
+  for (unsigned t : {1u, 2u, 3u}) {
+    set_threads(t);
+    EXPECT_EQ(threads(), t);
+    std::vector<double> y(n), d(n);
+    std::vector<float> yf(n), df(n);
+    map(Form::tanh, View<const double>::contiguous(x.data(), {n}), View<double>::contiguous(y.data(), {n}));
+    backward(Form::erf, View<const double>::contiguous(x.data(), {n}), View<const double>::contiguous(dy.data(), {n}),
+             View<double>::contiguous(d.data(), {n}));
+    map(Form::erf, View<const float>::contiguous(xf.data(), {n}), View<float>::contiguous(yf.data(), {n}));
+    backward(Form::tanh, View<const float>::contiguous(xf.data(), {n}), View<const float>::contiguous(dyf.data(), {n}),
+             View<float>::contiguous(df.data(), {n}));
+    y.insert(y.end(), d.begin(), d.end());
+    yf.insert(yf.end(), df.begin(), df.end());
+    r64.push_back(y);
+    r32.push_back(yf);
+  }
+  set_threads(before);
+  for (std::size_t t = 1; t < 3; ++t) {
+    for (std::size_t i = 0; i < r64[0].size(); ++i) {
+      ASSERT_TRUE(same_bits(r64[t][i], r64[0][i])) << t + 1 << " threads, binary64 element " << i;
+      ASSERT_TRUE(same_bits(r32[t][i], r32[0][i])) << t + 1 << " threads, binary32 element " << i;
+    }
+  }
+  // And the one-thread results are the scalar function's.
+  for (std::size_t i = 0; i < n; i += 97) {
+    ASSERT_TRUE(same_bits(r64[0][i], scalar(Form::tanh, x[i])));
+    ASSERT_TRUE(same_bits(r32[0][i], scalar(Form::erf, xf[i])));
+  }
+}
+
+}  // namespace
+}  // namespace gelucheck::testing
