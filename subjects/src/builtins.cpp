@@ -73,8 +73,8 @@ class LibrarySubject : public Subject {
   std::string spec() const override { return path_ == Path::accurate ? "accurate" : "naive"; }
   std::string describe() const override {
     return path_ == Path::accurate
-               ? "gelucheck's library, accurate path (binary64 faithful, binary32 correctly "
-                 "rounded; binary16 and bfloat16 by the library's 16-bit tables, not claimed here)"
+               ? "gelucheck's library, accurate path (binary64 faithful; binary32, binary16 and "
+                 "bfloat16 correctly rounded)"
                : "gelucheck's library, naive path: the textbook formulas, claims nothing";
   }
   Capabilities capabilities() const override {
@@ -85,7 +85,7 @@ class LibrarySubject : public Subject {
   }
   ClaimSet claims() const override {
     ClaimSet s;
-    for (Format fmt : {Format::binary64, Format::binary32})
+    for (Format fmt : all_formats)
       if (const std::optional<Claim> c = claim(path_, fmt)) s.set(std::nullopt, fmt, *c);
     return s;
   }
