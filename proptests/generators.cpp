@@ -7,8 +7,6 @@
 // underflow points and on f'(x) = 0 for the argmins; the gap points are the 40-digit table of facts.hpp, converted).
 #include "support.hpp"
 
-#include <fmt/format.h>
-
 #include <bit>
 #include <cmath>
 #include <limits>
