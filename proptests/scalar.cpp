@@ -6,7 +6,7 @@
 //    rounding), or on its correctly rounded results when the property is an inequality that
 //    rounding to nearest preserves (rounding is monotone: a <= b => RN(a) <= RN(b));
 //  - on the subject: its claim turns each exact statement into a bounded one: the exact value
-//    lies within slack(r) of the subject's result r (support.cpp derives slack from the claim
+//    lies within slack(r) of the subject's result r (tolerances.cpp derives slack from the claim
 //    for ulp and allclose claims alike). Differences are formed exactly (Exact, 2300 bits), so
 //    the test adds no rounding of its own. A property whose tolerance the claim cannot give
 //    (no claim, or one too loose to bound the exact value by the result) is skipped.

@@ -2,7 +2,9 @@
 // evaluation through the harness, the test registry (a GoogleTest test per property and format,
 // skipped with its reason when it cannot run), the generators over bit patterns of every format,
 // the tolerances derived from a claim, and the reference-side helpers (exact sums, the theorem's
-// formulas evaluated in MPFR).
+// formulas evaluated in MPFR). Defined by job: suite.cpp (the session, the registry, evaluation),
+// generators.cpp (the inputs), tolerances.cpp (the claim's tolerances and check_claim),
+// reference_side.cpp (Exact and the MPFR-side helpers).
 //
 // The properties reach the code under check only through the subject door
 // (gelucheck/subject.hpp, gelucheck/harness.hpp); expected values come from the MPFR reference
@@ -136,7 +138,7 @@ std::ostream& operator<<(std::ostream& os, const Input& x);
 std::string hex(double x);  // gelucheck::hexfloat
 
 // Generators. rc's own double generator never yields NaN, inf or subnormals (emil-e/rapidcheck#139):
-// these build bit patterns. binary64 and binary32 (weights in support.cpp): raw bit patterns;
+// these build bit patterns. binary64 and binary32 (weights in generators.cpp): raw bit patterns;
 // every binade of both signs equally; |x| in [2^-6, 2^6); the negative tail; the hard points
 // (facts.hpp) moved by up to ±64 ulps; the specials; subnormals. bfloat16 and binary16: every bit
 // pattern uniformly, the binary64 mix rounded to the format, the hard points rounded and moved by
@@ -163,7 +165,7 @@ double div_up(double a, double b);
 double ulp_of(double y, Format fmt);
 // How far the exact value y may lie from a result r that meets claim c in fmt: |r - y| <= slack.
 // +inf when the claim bounds nothing (none), or too loosely for r to bound y (an ulp claim of
-// 2^(p-1) ulps or more, allclose with rtol >= 1), or r is not finite. Derivation in support.cpp.
+// 2^(p-1) ulps or more, allclose with rtol >= 1), or r is not finite. Derivation in tolerances.cpp.
 double slack(const Claim& c, Format fmt, double r);
 bool bounds_exact_value(const Claim& c, Format fmt);  // slack is finite for finite r
 // The claim admits only the two neighbours of the exact value (an ulp claim below 1 ulp, or

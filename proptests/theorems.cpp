@@ -130,7 +130,7 @@ GELU_PROPERTY(scalar_differentiable, reference_difference_quotients_converge,
 // with L = sup|f'| for the value (certified::lipschitz_up: 1.1289930686587718 rounded up) and
 // sup|f''| = √(2/π) = 0.79788456080286536 (at x = 0, both forms; certified::second_sup_abs_*_up)
 // for the derivative, both certified over all reals (docs/lean.md), and each result r lies
-// within slack(r) of its exact value (the claim's bound, support.cpp). So |r(y) - r(x)| <= L(y-x) + slack(r(x)) + slack(r(y)),
+// within slack(r) of its exact value (the claim's bound, tolerances.cpp). So |r(y) - r(x)| <= L(y-x) + slack(r(x)) + slack(r(y)),
 // formed exactly. One harness call per case: [x, y].
 GELU_PROPERTY(scalar_differentiable, impl_no_jumps, "Proofs.GeluForm.scalar_differentiable", true) {
   const std::vector<Function> fns =

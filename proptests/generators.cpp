@@ -1,13 +1,11 @@
-// proptests/support.cpp — generators, tolerances from a claim, and the reference-side helpers of
-// support.hpp. (The session, the registry and evaluation through the harness: suite.cpp.)
+// proptests/generators.cpp — the inputs of support.hpp: how they print, the generators over bit
+// patterns of every format, the seeded draws for arrays, and the region tags.
 //
 // The hard points (gelucheck/facts.hpp, their one home) were computed with mpmath 1.3 at 60 digits:
 //   python3 proptests/tools/hard_points.py
 // (stable forms x/(1+e^(-2u)) and x·erfc(-x/√2)/2, findroot on log|f(x)| = log 2^-1075 for the
 // underflow points and on f'(x) = 0 for the argmins; the gap points are the 40-digit table of facts.hpp, converted).
 #include "support.hpp"
-
-#include <fmt/format.h>
 
 #include <bit>
 #include <cmath>
@@ -330,134 +328,5 @@ const char* region(double x) {
   return region_name(interval_region(x));
 }
 void tag(const Input& x) { RC_TAG(std::string(region(x.v)), std::string(x.origin)); }
-
-// ---------------------------------------------------------------------------------------------
-// Tolerances.
-
-double ulp_of(double y, Format fmt) {
-  const FormatInfo fi = info(fmt);
-  int e = fi.emin;
-  if (y != 0 && std::isfinite(y)) e = std::max(std::ilogb(y), fi.emin);
-  return std::ldexp(1.0, e - fi.precision + 1);
-}
-
-namespace {
-// a op b rounded up to a double (MPFR at 53 bits toward +inf, then to the double toward +inf:
-// both roundings upward, subnormal results included, unlike the same operation in double).
-template <class Op>
-double up(double a, double b, Op op) {
-  Mpfr x(53, a), y(53, b);
-  op(x, x, y, MPFR_RNDU);
-  return mpfr_get_d(x, MPFR_RNDU);
-}
-}  // namespace
-
-double add_up(double a, double b) { return up(a, b, mpfr_add); }
-double mul_up(double a, double b) { return up(a, b, mpfr_mul); }
-double div_up(double a, double b) { return up(a, b, mpfr_div); }
-
-// slack(c, fmt, r): a bound of |r - y| for every real y of which r meets the claim.
-//   ulp claim c: |r - y| <= c·ulp(y) and ulp(y) = 2^(max(floor(log2|y|), emin) - p + 1) <=
-//     max(u_min, 2^(1-p)·|y|), u_min = 2^(emin - p + 1). In the second case |y| <= |r| + c·ulp(y)
-//     gives ulp(y)·(1 - c·2^(1-p)) <= 2^(1-p)·|r|, so for c·2^(1-p) < 1:
-//       |r - y| <= c·max(u_min, 2^(1-p)·|r| / (1 - c·2^(1-p))).
-//     (For c <= 1 this is about 2c·ulp(r): r may sit one binade below y.)
-//   allclose (atol, rtol): |y| <= |r| + atol + rtol·|y|, so for rtol < 1
-//       |r - y| <= atol + rtol·(|r| + atol) / (1 - rtol).
-// Evaluated with every operation rounded up (add_up, ...; the denominators rounded down), so the
-// double returned is at least the real bound, also where it is a subnormal.
-double slack(const Claim& c, Format fmt, double r) {
-  if (!std::isfinite(r)) return dlim::infinity();
-  const FormatInfo fi = info(fmt);
-  switch (c.kind) {
-    case Claim::Kind::none: return dlim::infinity();
-    case Claim::Kind::ulp: {
-      const double k = std::ldexp(c.max_ulp, 1 - fi.precision);  // exact: a power-of-two scaling
-      if (!(k < 1)) return dlim::infinity();
-      const double u_min = std::ldexp(1.0, fi.emin - fi.precision + 1);
-      const double u = div_up(mul_up(std::fabs(r), std::ldexp(1.0, 1 - fi.precision)),
-                              std::nextafter(1 - k, 0.0));
-      return mul_up(c.max_ulp, std::max(u_min, u));
-    }
-    case Claim::Kind::allclose:
-      if (!(c.rtol < 1)) return dlim::infinity();
-      return add_up(c.atol, mul_up(c.rtol, div_up(add_up(std::fabs(r), c.atol),
-                                                  std::nextafter(1 - c.rtol, 0.0))));
-  }
-  return dlim::infinity();
-}
-
-bool bounds_exact_value(const Claim& c, Format fmt) { return std::isfinite(slack(c, fmt, 1.0)); }
-
-bool faithful_or_better(const Claim& c) {
-  return c.kind == Claim::Kind::ulp && (c.max_ulp < 1 || (c.max_ulp == 1 && !c.inclusive));
-}
-
-double tolerance(const Claim& c, double y_mag, double ulp_y) {
-  switch (c.kind) {
-    case Claim::Kind::none: return dlim::infinity();
-    case Claim::Kind::ulp: return mul_up(c.max_ulp, ulp_y);
-    case Claim::Kind::allclose: return add_up(c.atol, mul_up(c.rtol, y_mag));
-  }
-  return dlim::infinity();
-}
-
-void check_claim(const char* what, Function fn, Format fmt, double x, double r, const Claim& c) {
-  const ref::Enclosure y = ref::enclose(fn.form, fn.quantity, x);
-  const Error e = measure(r, y, fmt);
-  if (meets(c, e, std::fabs(y.approx()))) return;
-  const double expected = ref::correctly_rounded(fn.form, fn.quantity, x, fmt);
-  fail(fmt::format("{} {}@{}: input {}, expected {} (correctly rounded), got {}, error {} ulp "
-                   "(abs {}){}{}; claim: {}",
-                   what, subject::function_name(fn), subject::dtype_name(fmt), hex(x),
-                   hex(expected), hex(r), e.ulp, hex(e.abs), e.nan_mismatch ? ", NaN mismatch" : "",
-                   e.zero_sign_mismatch ? ", sign-of-zero mismatch" : "", c.text));
-}
-
-// Exact -----------------------------------------------------------------------------------------
-static constexpr mpfr_prec_t kExactPrec = 2300;
-Exact::Exact() : v_(kExactPrec, 0.0) {}
-Exact::Exact(double v) : v_(kExactPrec, v) {}
-Exact Exact::operator+(const Exact& o) const {
-  Exact r; mpfr_add(r.v_, v_, o.v_, MPFR_RNDN); return r;
-}
-Exact Exact::operator-(const Exact& o) const {
-  Exact r; mpfr_sub(r.v_, v_, o.v_, MPFR_RNDN); return r;
-}
-Exact Exact::operator*(double k) const {
-  Exact r; mpfr_mul_d(r.v_, v_, k, MPFR_RNDN); return r;
-}
-Exact Exact::abs() const { Exact r; mpfr_abs(r.v_, v_, MPFR_RNDN); return r; }
-int Exact::cmp(const Exact& o) const { return mpfr_cmp(v_, o.v_); }
-int Exact::cmp(double o) const { return mpfr_cmp_d(v_, o); }
-double Exact::to_double() const { return mpfr_get_d(v_, MPFR_RNDN); }
-
-// Theorem formulas ------------------------------------------------------------------------------
-// The literal evaluation is gelucheck/textbook.hpp's (ref::textbook), whose precision rule grows
-// with the cancellation in the negative tail: beyond the range below it needs more than ~6000
-// bits, and the check is skipped.
-bool theorem_range(Form f, double x) {
-  if (!std::isfinite(x)) return false;
-  return f == Form::tanh ? x >= -30.0 : x >= -40.0;
-}
-
-bool close_rel(mpfr_srcptr a, mpfr_srcptr b, int bits) {
-  if (mpfr_equal_p(a, b)) return true;
-  Mpfr d(std::max(mpfr_get_prec(a), mpfr_get_prec(b)) + 8);
-  mpfr_sub(d, a, b, MPFR_RNDA);
-  mpfr_abs(d, d, MPFR_RNDU);
-  Mpfr t(std::max<mpfr_prec_t>(mpfr_get_prec(b), 64));
-  mpfr_abs(t, b, MPFR_RNDD);
-  mpfr_div_2si(t, t, bits, MPFR_RNDD);
-  return mpfr_lessequal_p(d, t);
-}
-
-std::string mpfr_hex(mpfr_srcptr v) {
-  char* s = nullptr;
-  mpfr_asprintf(&s, "%.30Ra", v);
-  std::string r = s ? s : "?";
-  mpfr_free_str(s);
-  return r;
-}
 
 }  // namespace gelucheck::prop

@@ -1,0 +1,131 @@
+// The fold of fold.hpp: each measured result of the campaign into its row's per-region
+// statistics, histogram and plot envelope, and the claim's and the framework's first breaks.
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include <mpfr.h>
+
+#include "gelucheck/measure.hpp"
+#include "gelucheck/mpfr.hpp"
+#include "gelucheck/reference.hpp"
+#include "gelucheck/report.hpp"
+#include "fold.hpp"
+
+namespace gelucheck::report {
+
+namespace {
+
+constexpr double kInf = std::numeric_limits<double>::infinity();
+
+void histogram_add(Histogram& h, double ulp) {
+  if (ulp == 0) { ++h.zero; return; }
+  if (std::isinf(ulp) || std::isnan(ulp)) { ++h.infinite; return; }
+  // bin k holds (2^(k-1), 2^k]: k = ceil(log2 ulp), computed exactly from frexp.
+  int e = 0;
+  const double m = std::frexp(ulp, &e);  // ulp = m 2^e, m in [0.5, 1)
+  int k = m == 0.5 ? e - 1 : e;
+  k = std::clamp(k, kHistLo, kHistHi);
+  ++h.bins[static_cast<std::size_t>(k - kHistLo)];
+}
+
+void stats_add(Stats& s, double x, double got, const Error& e, unsigned char flags) {
+  ++s.count;
+  // The first point reaching the max (strictly greater replaces), so ties keep campaign order.
+  if (!s.worst_x || e.ulp > s.max_ulp) {
+    s.max_ulp = e.ulp;
+    s.worst_x = x;
+    s.worst_got = got;
+  }
+  if (std::isfinite(e.ulp)) {
+    ++s.finite;
+    s.mean_ulp += e.ulp;          // sums for now, divided in stats_finish
+    s.rms_ulp += e.ulp * e.ulp;
+  }
+  if (e.correctly_rounded()) ++s.correctly_rounded;
+  if (e.faithful()) ++s.faithful;
+  // A NaN measure can only come from a NaN mismatch, an infinite error (docs/reference.md §5).
+  const double abs = std::isnan(e.abs) ? kInf : e.abs, rel = std::isnan(e.rel) ? kInf : e.rel;
+  s.max_abs = std::max(s.max_abs, abs);
+  s.max_rel = std::max(s.max_rel, rel);
+  if (flags & kAbsBelowResolution) ++s.abs_below_resolution;
+  else s.max_abs_resolved = std::max(s.max_abs_resolved, abs);
+  if (flags & kSubnormalFaithful) ++s.rel_subnormal_faithful;
+  else s.max_rel_normal = std::max(s.max_rel_normal, rel);
+  if (e.nan_mismatch) ++s.nan_mismatches;
+  if (e.zero_sign_mismatch) ++s.zero_sign_mismatches;
+}
+
+}  // namespace
+
+unsigned char measure_flags(double r, const Error& e, const ref::Enclosure& y, Format fmt) {
+  unsigned char f = 0;
+  mpfr_srcptr lo = y.lo(), hi = y.hi();
+  if (mpfr_nan_p(lo) || mpfr_nan_p(hi) || mpfr_inf_p(lo) || mpfr_inf_p(hi)) return 0;
+  // Half-width of the enclosure, rounded up: the true |r - y| is within it of e.abs (measure()
+  // takes |r - m| at the midpoint m). An e.abs at or below it says only "|r - y| <= 2 hw".
+  Mpfr w(std::max(mpfr_get_prec(lo), mpfr_get_prec(hi)) + 2);
+  mpfr_sub(w, hi, lo, MPFR_RNDU);  // exact at this precision
+  const double hw = std::ldexp(mpfr_get_d(w, MPFR_RNDU), -1);
+  if (std::isfinite(e.abs) && e.abs <= hw) f |= kAbsBelowResolution;
+  // Below the least normal the format's spacing is absolute (2^(emin-p+1)), so a faithful result
+  // there has a relative error up to 1 (±0 for a tiny y, 2^-1074 for y just above 2^-1075): the
+  // format's gradual underflow, not an error of the implementation.
+  const bool y_zero = mpfr_zero_p(lo) && mpfr_zero_p(hi);
+  if (!y_zero && y.decided() && y.floor_log2() < info(fmt).emin &&
+      (r == y.rounded_down(fmt) || r == y.rounded_up(fmt)))
+    f |= kSubnormalFaithful;
+  return f;
+}
+
+void stats_finish(Stats& s) {
+  if (s.finite) {
+    s.mean_ulp /= static_cast<double>(s.finite);
+    s.rms_ulp = std::sqrt(s.rms_ulp / static_cast<double>(s.finite));
+  }
+}
+
+// The bin of Row::plot_envelope that holds x (in [kPlotLo, kPlotHi]).
+std::size_t plot_bin(double x) {
+  const auto nbins = static_cast<std::size_t>((kPlotHi - kPlotLo) / kPlotBin) + 1;
+  return std::min(nbins - 1, static_cast<std::size_t>((x - kPlotLo) / kPlotBin));
+}
+
+// Folds one measured result into its row (input order: the caller goes through the points in
+// order, so first-reached maxima and first breaks are those of one pass over all points).
+void fold(Row& row, const Claim& framework, double x, double got, double want, const Error& e,
+          unsigned char flags, Format fmt) {
+  for (Region r : regions_of(x, fmt)) stats_add(row.regions[static_cast<std::size_t>(r)], x, got, e, flags);
+  histogram_add(row.histogram, e.ulp);
+  if (x >= kPlotLo && x <= kPlotHi) {
+    double& worst = row.plot_envelope[plot_bin(x)];
+    worst = std::max(worst, std::isnan(e.ulp) ? kInf : e.ulp);
+  }
+  if (row.against != row.form) return;
+  if (row.claim->claims_anything() && !meets(*row.claim, e, want) && row.claim_breaks++ == 0) {
+    row.break_x = x;
+    row.break_got = got;
+    row.break_expected = want;
+    row.break_ulp = e.ulp;
+    row.break_zero_sign = e.zero_sign_mismatch;
+  }
+  if (!meets(framework, e, want) && row.framework_breaks++ == 0) {
+    row.framework_break_x = x;
+    row.framework_break_got = got;
+    row.framework_break_expected = want;
+  }
+  // A zero result where zero is not even a faithful rounding of the exact value.
+  if (got == 0 && want != 0 && e.ulp >= 1) {
+    ++row.wrong_zeros;
+    // The negative tail's collapse: the greatest x <= -1 (flushes of tiny results, e.g. of
+    // subnormals, are counted but do not move it).
+    if (x <= -1 && (!row.wrong_zero_max_x || x > *row.wrong_zero_max_x)) row.wrong_zero_max_x = x;
+  }
+  if (e.nan_mismatch && std::isnan(got)) {
+    if (x == kInf) row.nan_at_plus_inf = true;
+    else if (x == -kInf) row.nan_at_minus_inf = true;
+    else if (!row.nan_min_abs_x || std::fabs(x) < *row.nan_min_abs_x) row.nan_min_abs_x = std::fabs(x);
+  }
+}
+
+}  // namespace gelucheck::report
