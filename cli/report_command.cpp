@@ -39,18 +39,6 @@ struct CampaignArgs {
   bool no_properties = false, no_plots = false, quiet = false;
 };
 
-// An unsigned integer, decimal or 0x-hex, the whole string, within [lo, hi]; nothing else.
-std::optional<std::uint64_t> parse_uint(const std::string& s, std::uint64_t lo, std::uint64_t hi) {
-  const bool hex = s.size() > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X');
-  const char* b = s.data() + (hex ? 2 : 0);
-  const char* e = s.data() + s.size();
-  if (b == e) return std::nullopt;
-  std::uint64_t v = 0;
-  const auto [p, ec] = std::from_chars(b, e, v, hex ? 16 : 10);
-  if (ec != std::errc{} || p != e || v < lo || v > hi) return std::nullopt;
-  return v;
-}
-
 // A comma-separated list (empty items kept, so that "f64,,f32" is an error, not f64 and f32).
 std::vector<std::string> split(const std::string& s) {
   std::vector<std::string> v;
@@ -70,6 +58,17 @@ struct ReportArgs {
 };
 
 }  // namespace
+
+std::optional<std::uint64_t> parse_uint(const std::string& s, std::uint64_t lo, std::uint64_t hi) {
+  const bool hex = s.size() > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X');
+  const char* b = s.data() + (hex ? 2 : 0);
+  const char* e = s.data() + s.size();
+  if (b == e) return std::nullopt;
+  std::uint64_t v = 0;
+  const auto [p, ec] = std::from_chars(b, e, v, hex ? 16 : 10);
+  if (ec != std::errc{} || p != e || v < lo || v > hi) return std::nullopt;
+  return v;
+}
 
 std::function<std::string(report::Options&)> add_campaign_options(CLI::App* sub) {
   auto a = std::make_shared<CampaignArgs>();

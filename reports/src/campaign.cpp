@@ -100,6 +100,8 @@ void histogram_add(Histogram& h, double ulp) {
 constexpr unsigned char kAbsBelowResolution = 1;  // |r - midpoint| <= the enclosure's half-width
 constexpr unsigned char kSubnormalFaithful = 2;   // |y| < least normal, r faithful (incl. ±0)
 
+}  // namespace
+
 unsigned char measure_flags(double r, const Error& e, const ref::Enclosure& y, Format fmt) {
   unsigned char f = 0;
   mpfr_srcptr lo = y.lo(), hi = y.hi();
@@ -121,6 +123,8 @@ unsigned char measure_flags(double r, const Error& e, const ref::Enclosure& y, F
     f |= kSubnormalFaithful;
   return f;
 }
+
+namespace {
 
 void stats_add(Stats& s, double x, double got, const Error& e, unsigned char flags) {
   ++s.count;
@@ -149,14 +153,14 @@ void stats_add(Stats& s, double x, double got, const Error& e, unsigned char fla
   if (e.zero_sign_mismatch) ++s.zero_sign_mismatches;
 }
 
+}  // namespace
+
 void stats_finish(Stats& s) {
   if (s.finite) {
     s.mean_ulp /= static_cast<double>(s.finite);
     s.rms_ulp = std::sqrt(s.rms_ulp / static_cast<double>(s.finite));
   }
 }
-
-}  // namespace
 
 void Progress::show(const char* what, std::size_t done, std::size_t total) const {
   if (!enabled) return;
@@ -219,13 +223,13 @@ void parallel_for(std::size_t n, unsigned threads, const Progress& progress, con
   if (failure) std::rethrow_exception(failure);
 }
 
-namespace {
-
 // The bin of Row::plot_envelope that holds x (in [kPlotLo, kPlotHi]).
 std::size_t plot_bin(double x) {
   const auto nbins = static_cast<std::size_t>((kPlotHi - kPlotLo) / kPlotBin) + 1;
   return std::min(nbins - 1, static_cast<std::size_t>((x - kPlotLo) / kPlotBin));
 }
+
+namespace {
 
 // One measured row: a subject's function in this format, against its own form's exact value, or
 // (the tanh form) against the exact GELU.
@@ -235,6 +239,8 @@ struct RowSpec {
   Form against;
   std::size_t eval;  // which of the chunk's evaluations (one per subject and function) it reads
 };
+
+}  // namespace
 
 // Folds one measured result into its row (input order: the caller goes through the points in
 // order, so first-reached maxima and first breaks are those of one pass over all points).
@@ -272,8 +278,6 @@ void fold(Row& row, const Claim& framework, double x, double got, double want, c
     else if (!row.nan_min_abs_x || std::fabs(x) < *row.nan_min_abs_x) row.nan_min_abs_x = std::fabs(x);
   }
 }
-
-}  // namespace
 
 std::vector<Row> campaign(Format fmt, const std::vector<double>& xs, bool exhaustive,
                           const std::vector<std::size_t>& which,

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "gelucheck/measure.hpp"
 #include "gelucheck/report.hpp"
 
 namespace gelucheck::report {
@@ -43,6 +44,26 @@ std::vector<Row> campaign(Format fmt, const std::vector<double>& xs, bool exhaus
                           std::vector<std::unique_ptr<subject::Subject>>& subs,
                           std::vector<SubjectResult>& results, const Options& opt,
                           const Progress& progress);
+// The campaign's per-point steps (campaign.cpp), also used by the exhaustive sweep
+// (exhaustive.cpp), so that both summarise a result the same way. measure_flags: the facts about
+// the measure itself behind max_abs_resolved and max_rel_normal; fold: one result into its row
+// (Stats::mean_ulp and rms_ulp hold sums until stats_finish); plot_bin: the Row::plot_envelope bin
+// of x in [kPlotLo, kPlotHi].
+unsigned char measure_flags(double r, const Error& e, const ref::Enclosure& y, Format fmt);
+void fold(Row& row, const Claim& framework, double x, double got, double want, const Error& e,
+          unsigned char flags, Format fmt);
+void stats_finish(Stats& s);
+std::size_t plot_bin(double x);
+
+// The subject as a report shows it, opened from `spec`: what it says it is and provides, and the
+// claims it is held to under `opt` (its own, the framework default, --claim), and whether it is
+// gated (report.cpp).
+SubjectResult describe_subject(const subject::Subject& s, const std::string& spec,
+                               const Options& opt);
+
+// "2026-12-01T13:19:42Z", now (a report's started_utc).
+std::string utc_now();
+
 Gap tanh_erf_gap(const Options& opt, const Progress& progress);
 // Runs the property suite (unless Options say not to) on the subject `spec` held to `claims`
 // (ClaimSet items; empty: its own), in a scratch directory of its own, removed afterwards.
