@@ -527,6 +527,13 @@ nlohmann::ordered_json to_json(const Sweep& s) {
   json done = json::array();
   for (const BitRange& d : s.done) done.push_back(range_json(d));
   const SubjectResult& sr = s.subject;
+  // The claims' texts as the run gave them ("framework default: ..."), which the items alone do
+  // not carry.
+  json texts = json::object();
+  for (const subject::Function& fn : subject::all_functions)
+    for (Format fmt : all_formats)
+      texts[subject::function_name(fn) + "@" + std::string(subject::dtype_name(fmt))] =
+          sr.claims.get(fn, fmt).text;
   return {{"schema", kShardSchema},
           {"identity", {{"spec", s.id.spec}, {"description", s.id.description},
                         {"reference", s.id.reference}, {"functions", s.id.functions},
@@ -534,7 +541,7 @@ nlohmann::ordered_json to_json(const Sweep& s) {
                         {"failure_cap", s.id.cap}}},
           {"part", range_json(s.part)},
           {"done", done},
-          {"subject", {{"provides", sr.provides}, {"strided", sr.strided},
+          {"subject", {{"provides", sr.provides}, {"strided", sr.strided}, {"claim_texts", texts},
                        {"fresh_evaluations", sr.fresh_evaluations},
                        {"claims_source", sr.claims_source}, {"gated", sr.gated},
                        {"failed_results", sr.failed_results}, {"findings", findings}}},
@@ -571,6 +578,14 @@ Sweep from_json(const nlohmann::ordered_json& j) {
     sr.fresh_evaluations = sj.at("fresh_evaluations").get<bool>();
     sr.claims_source = sj.at("claims_source").get<std::string>();
     for (const std::string& c : id.claims) sr.claims.apply(c);
+    for (const subject::Function& fn : subject::all_functions)
+      for (Format fmt : all_formats) {
+        Claim c = sr.claims.get(fn, fmt);
+        c.text = sj.at("claim_texts")
+                     .at(subject::function_name(fn) + "@" + std::string(subject::dtype_name(fmt)))
+                     .get<std::string>();
+        sr.claims.set(fn, fmt, c);
+      }
     sr.gated = sj.at("gated").get<bool>();
     sr.failed_results = sj.at("failed_results").get<std::size_t>();
     for (const json& f : sj.at("findings")) {
@@ -751,6 +766,7 @@ Sweep run(const SweepOptions& o, std::uint64_t* resumed) {
     std::uint64_t done_inputs = 0;
     bool finished = false;
     std::string state;
+    bool some_done = false;
     const bool due = !o.checkpoint.empty() &&
                      std::chrono::duration<double>(std::chrono::steady_clock::now() - last_checkpoint)
                              .count() >= o.checkpoint_seconds;
@@ -759,10 +775,13 @@ Sweep run(const SweepOptions& o, std::uint64_t* resumed) {
       done_inputs = acc.inputs;
       finished = running == 0;
       if (due && !failure) state = to_json(acc).dump() + "\n";
+      some_done = !acc.done.empty();
     }
     if (!state.empty()) {
       write_atomically(o.checkpoint, state);
       last_checkpoint = std::chrono::steady_clock::now();
+      // The tests' interruption point: a checkpoint with some blocks in it is on disk.
+      if (some_done) cleanup::test_stall("exhaustive-checkpoint");
     }
     progress.show(what.c_str(), static_cast<std::size_t>(done_inputs), static_cast<std::size_t>(total_inputs));
     if (finished) break;
