@@ -1,5 +1,6 @@
 // The error measures of DESIGN.md §2, computed from the enclosure of the exact value (not from
-// its rounding). See docs/reference.md "Error measures".
+// its rounding), or from the fast reference's double-double approximation of it. See
+// docs/reference.md "Error measures". Both overloads share one decision/ulp logic (measure_with).
 #include "gelucheck/measure.hpp"
 
 #include <algorithm>
@@ -24,83 +25,174 @@ Error infinite_error(bool nan_mismatch) {
   return e;
 }
 
-}  // namespace
+// What the measure needs to know about the exact value y, whatever carries it.
+struct Target {
+  bool nan = false;
+  bool inf = false;
+  double inf_value = 0;  // ±inf when inf
+  bool neg = false;      // y's sign (an exact zero is its own sign)
+  bool zero = false;     // y is exactly ±0
+  bool decided = false;  // rn/rd/ru and floor_log2 are exact decisions
+  double rn = 0, rd = 0, ru = 0;
+  long floor_log2 = 0;   // for nonzero y: exact when decided, else the larger bound's
+};
 
-Error measure(double r, const ref::Enclosure& y, Format fmt) {
-  RangeGuard guard;
-  mpfr_srcptr lo = y.lo(), hi = y.hi();
-  const bool y_nan = mpfr_nan_p(lo) || mpfr_nan_p(hi);
-  if (y_nan) return std::isnan(r) ? Error{} : infinite_error(true);
+// |r - y|: abs (rounded up), in ulps of 2^ulp_exp, and relative to |y|.
+struct Distance {
+  double abs = 0, ulp = 0, rel = 0;
+};
+
+// The one decision/ulp logic. distance(ulp_exp) measures |r - y| for finite r and finite y.
+template <class DistanceFn>
+Error measure_with(double r, const Target& y, Format fmt, DistanceFn distance) {
+  if (y.nan) return std::isnan(r) ? Error{} : infinite_error(true);
   if (std::isnan(r)) return infinite_error(true);
-  if (mpfr_inf_p(lo) || mpfr_inf_p(hi)) {  // y = ±inf (an enclosure of a finite y is finite)
-    const double yi = mpfr_get_d(mpfr_inf_p(lo) ? lo : hi, MPFR_RNDN);
-    return r == yi ? Error{} : infinite_error(false);
-  }
-  // The sign of y: hi's sign bit (y > 0 has hi > 0; y < 0 has hi < 0 or hi = -0; an exact zero
-  // is its own sign).
-  const bool y_neg = mpfr_signbit(hi) != 0;
-  const bool y_zero = mpfr_zero_p(lo) && mpfr_zero_p(hi);
+  if (y.inf) return r == y.inf_value ? Error{} : infinite_error(false);
   Error e;
-  e.zero_sign_mismatch = (r == 0 || y_zero) && (std::signbit(r) != y_neg);
+  e.zero_sign_mismatch = (r == 0 || y.zero) && (std::signbit(r) != y.neg);
   if (std::isinf(r)) {
     // Overflow: when the correctly rounded value is this infinity, r is counted as correctly
     // rounded (0.5 ulp); its absolute and relative errors are infinite all the same.
     Error inf = infinite_error(false);
-    if (y.decided() && r == y.rounded(fmt)) inf.ulp = 0.5;
+    if (y.decided && r == y.rn) inf.ulp = 0.5;
     return inf;
   }
 
   const FormatInfo fi = info(fmt);
   // ulp(y) = 2^(max(floor(log2|y|), emin) - p + 1); for y = 0 the least subnormal.
   long e2 = fi.emin;
-  if (!y_zero) {
-    long fl;
-    if (y.decided()) {
-      fl = y.floor_log2();
-    } else {  // a hand-made enclosure: the exponent of its bound of larger magnitude
-      fl = std::max(mpfr_zero_p(lo) ? LONG_MIN : mpfr_get_exp(lo) - 1,
-                    mpfr_zero_p(hi) ? LONG_MIN : mpfr_get_exp(hi) - 1);
-    }
-    e2 = std::max(fl, e2);
-  }
+  if (!y.zero) e2 = std::max(y.floor_log2, e2);
   const long ulp_exp = e2 - fi.precision + 1;
+  const Distance d = distance(ulp_exp);
+  e.abs = d.abs;
+  e.ulp = d.ulp;
+  e.rel = d.rel;
 
-  // |r - y| at the enclosure's midpoint m; |y - m| <= (hi - lo)/2, i.e. 2^-bits relative for an
-  // enclosure from enclose(), far below what a double result shows.
-  const mpfr_prec_t pm = std::max(mpfr_get_prec(lo), mpfr_get_prec(hi)) + 2;
-  Num m(pm), d(pm + 64);
-  mpfr_add(m.v, lo, hi, MPFR_RNDN);
-  mpfr_div_2ui(m.v, m.v, 1, MPFR_RNDN);
-  mpfr_sub_d(d.v, m.v, r, MPFR_RNDU);
-  mpfr_abs(d.v, d.v, MPFR_RNDN);
-  e.abs = mpfr_get_d(d.v, MPFR_RNDU);
-  Num u(pm + 64);
-  mpfr_mul_2si(u.v, d.v, -ulp_exp, MPFR_RNDN);
-  e.ulp = mpfr_get_d(u.v, MPFR_RNDN);
-  if (y_zero) {
-    e.rel = r == 0 ? 0 : kInf;
-  } else if (mpfr_zero_p(m.v)) {
-    e.rel = r == 0 ? 0 : kInf;  // cannot happen for an enclosure from enclose()
-  } else {
-    Num rel(pm + 64);
-    mpfr_div(rel.v, d.v, m.v, MPFR_RNDN);
-    mpfr_abs(rel.v, rel.v, MPFR_RNDN);
-    e.rel = mpfr_get_d(rel.v, MPFR_RNDN);
-  }
-
-  // The exact decisions carried by enclose(): correctly rounded ⇔ r is y rounded to nearest;
-  // faithful ⇔ r is y rounded down or up. The ulp figure is kept consistent with them where
-  // rounding it to a double (or the enclosure's width) would put it on the wrong side of 0.5 or 1
-  // (f(x) within 2^-1074 relative of a midpoint, as at x = 2^-1074).
-  if (y.decided()) {
-    const bool cr = r == y.rounded(fmt);  // ±0 compare equal: the sign is counted apart
-    const bool faithful = r == y.rounded_down(fmt) || r == y.rounded_up(fmt);
+  // The exact decisions: correctly rounded ⇔ r is y rounded to nearest; faithful ⇔ r is y
+  // rounded down or up. The ulp figure is kept consistent with them where rounding it to a
+  // double (or the enclosure's width) would put it on the wrong side of 0.5 or 1 (f(x) within
+  // 2^-1074 relative of a midpoint, as at x = 2^-1074).
+  if (y.decided) {
+    const bool cr = r == y.rn;  // ±0 compare equal: the sign is counted apart
+    const bool faithful = r == y.rd || r == y.ru;
     if (cr) e.ulp = std::min(e.ulp, 0.5);
     else e.ulp = std::max(e.ulp, std::nextafter(0.5, 1.0));
     if (faithful) e.ulp = std::min(e.ulp, std::nextafter(1.0, 0.0));
     else e.ulp = std::max(e.ulp, 1.0);
   }
   return e;
+}
+
+// s + t = a + b exactly (Knuth's TwoSum, any order of magnitudes).
+void two_sum(double a, double b, double& s, double& t) {
+  s = a + b;
+  const double bb = s - a;
+  t = (a - (s - bb)) + (b - bb);
+}
+
+}  // namespace
+
+Error measure(double r, const ref::Enclosure& y, Format fmt) {
+  RangeGuard guard;
+  mpfr_srcptr lo = y.lo(), hi = y.hi();
+  Target t;
+  t.nan = mpfr_nan_p(lo) || mpfr_nan_p(hi);
+  t.inf = !t.nan && (mpfr_inf_p(lo) || mpfr_inf_p(hi));  // an enclosure of a finite y is finite
+  if (t.inf) t.inf_value = mpfr_get_d(mpfr_inf_p(lo) ? lo : hi, MPFR_RNDN);
+  // The sign of y: hi's sign bit (y > 0 has hi > 0; y < 0 has hi < 0 or hi = -0; an exact zero
+  // is its own sign).
+  t.neg = mpfr_signbit(hi) != 0;
+  t.zero = mpfr_zero_p(lo) && mpfr_zero_p(hi);
+  t.decided = y.decided();
+  if (t.decided) {
+    t.rn = y.rounded(fmt);
+    t.rd = y.rounded_down(fmt);
+    t.ru = y.rounded_up(fmt);
+    t.floor_log2 = y.floor_log2();
+  } else if (!t.nan && !t.inf && !t.zero) {  // hand-made: the larger bound's exponent
+    t.floor_log2 = std::max(mpfr_zero_p(lo) ? LONG_MIN : mpfr_get_exp(lo) - 1,
+                            mpfr_zero_p(hi) ? LONG_MIN : mpfr_get_exp(hi) - 1);
+  }
+  return measure_with(r, t, fmt, [&](long ulp_exp) {
+    // |r - y| at the enclosure's midpoint m; |y - m| <= (hi - lo)/2, i.e. 2^-bits relative for
+    // an enclosure from enclose(), far below what a double result shows.
+    Distance dist;
+    const mpfr_prec_t pm = std::max(mpfr_get_prec(lo), mpfr_get_prec(hi)) + 2;
+    Num m(pm), d(pm + 64);
+    mpfr_add(m.v, lo, hi, MPFR_RNDN);
+    mpfr_div_2ui(m.v, m.v, 1, MPFR_RNDN);
+    mpfr_sub_d(d.v, m.v, r, MPFR_RNDU);
+    mpfr_abs(d.v, d.v, MPFR_RNDN);
+    dist.abs = mpfr_get_d(d.v, MPFR_RNDU);
+    Num u(pm + 64);
+    mpfr_mul_2si(u.v, d.v, -ulp_exp, MPFR_RNDN);
+    dist.ulp = mpfr_get_d(u.v, MPFR_RNDN);
+    if (t.zero || mpfr_zero_p(m.v)) {  // the second cannot happen for an enclosure from enclose()
+      dist.rel = r == 0 ? 0 : kInf;
+    } else {
+      Num rel(pm + 64);
+      mpfr_div(rel.v, d.v, m.v, MPFR_RNDN);
+      mpfr_abs(rel.v, rel.v, MPFR_RNDN);
+      dist.rel = mpfr_get_d(rel.v, MPFR_RNDN);
+    }
+    return dist;
+  });
+}
+
+Error measure(double r, const ref::Rounded& y, Format fmt) {
+  Target t;
+  t.nan = std::isnan(y.hi);
+  t.inf = std::isinf(y.hi);
+  t.inf_value = y.hi;
+  t.neg = std::signbit(y.hi);
+  t.zero = y.hi == 0 && y.lo == 0 && y.scale == 0;
+  t.decided = true;
+  t.rn = y.rn;
+  t.rd = y.rd;
+  t.ru = y.ru;
+  t.floor_log2 = y.floor_log2;
+  return measure_with(r, t, fmt, [&](long ulp_exp) {
+    Distance dist;
+    const int ue = static_cast<int>(std::clamp(-ulp_exp, -4000L, 4000L));
+    if (t.zero) {
+      dist.abs = std::fabs(r);
+      dist.ulp = std::ldexp(dist.abs, ue);
+      dist.rel = r == 0 ? 0 : kInf;
+    } else if (y.scale == 0) {
+      // d = r - (hi + lo) in double-double: r - hi exactly by TwoSum, then the error term; the
+      // result carries |d| to ~2^-100 relative unless r and y agree to more than 2^-70 of y,
+      // where y's own 2^-70 dominates (docs/reference.md).
+      double s = 0, e = 0;
+      two_sum(r, -y.hi, s, e);
+      double dh = 0, dl = 0;
+      two_sum(s, e - y.lo, dh, dl);
+      const double ad = std::fabs(dh + dl);
+      dist.abs = ad;
+      if (ad == 0 && r != y.hi + y.lo) dist.abs = std::numeric_limits<double>::denorm_min();
+      dist.ulp = std::ldexp(ad, ue);
+      dist.rel = ad / std::fabs(y.hi + y.lo);
+    } else {
+      // |y| < 2^-960: r (a value of fmt, 0 or of magnitude >= 2^-1074) and y are compared at
+      // double precision; where r == 0 the distance is |y| itself, kept to its scale.
+      const int sc = static_cast<int>(std::max(y.scale, -4000L));
+      if (r == 0) {
+        dist.abs = std::max(std::ldexp(std::fabs(y.hi), sc),
+                            std::numeric_limits<double>::denorm_min());
+        dist.ulp = std::ldexp(std::fabs(y.hi + y.lo), static_cast<int>(std::clamp(
+                                                          y.scale - ulp_exp, -4000L, 4000L)));
+        dist.rel = 1;
+      } else {
+        const double yd = std::ldexp(y.hi, sc);
+        double ad = std::fabs(r - yd);
+        if (ad == 0) ad = std::numeric_limits<double>::denorm_min();
+        dist.abs = ad;
+        dist.ulp = std::ldexp(ad, ue);
+        dist.rel = std::ldexp(ad / std::fabs(y.hi), static_cast<int>(std::clamp(-y.scale, -4000L,
+                                                                                 4000L)));
+      }
+    }
+    return dist;
+  });
 }
 
 }  // namespace gelucheck

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "gelucheck/common.hpp"
+#include "gelucheck/fast_reference.hpp"
 #include "gelucheck/reference.hpp"
 
 namespace gelucheck {
@@ -22,5 +23,11 @@ struct Error {
 // Error of the result r (a value of `fmt`) against the exact value enclosed by y. The enclosure
 // must be at least ~40 bits tighter than fmt's precision (enclose(..., 128) is).
 Error measure(double r, const ref::Enclosure& y, Format fmt);
+
+// The same measure from what ref::round_batch gives for the input and fmt: the same
+// classification (correctly rounded, faithful, mismatches) exactly, the same ulp/abs/rel figures
+// to ~1e-9 relative, or to 2^-60 (of an ulp, of |y|) where that is larger: y.hi + y.lo carries
+// f(x) to 2^-70 relative, the enclosure to 2^-128 (tests/reference/test_fast_reference.cpp).
+Error measure(double r, const ref::Rounded& y, Format fmt);
 
 }  // namespace gelucheck

@@ -1,0 +1,64 @@
+// gelucheck/fast_reference.hpp — the fast certified reference for results in binary32, bfloat16
+// and binary16: f(x) rounded in the three directions, decided by a double-double evaluation with
+// a derived error bound and a rounding test, falling back to the MPFR reference (enclose()) where
+// the test cannot decide. It shares no code with the library under test (src/). Method, regions
+// and every bound: docs/reference.md, "The fast reference".
+#pragma once
+
+#include <cstdint>
+#include <span>
+
+#include "gelucheck/common.hpp"
+
+namespace gelucheck::ref {
+
+// What a check needs to know about f(x) in one format.
+struct Rounded {
+  // f(x) rounded to nearest-even / toward -inf / toward +inf in fmt, as doubles holding them
+  // (rd == ru == rn when f(x) is a value of fmt). Bit-identical to enclose(...).rounded*(fmt).
+  double rn = 0, rd = 0, ru = 0;
+  // f(x) ~= (hi + lo)·2^scale with relative error <= 2^-70, or exactly f(x) (scale 0) when it is
+  // 0, ±inf or NaN. scale is 0 unless |f(x)| < 2^-960 (below which a double-double cannot carry
+  // 70 bits); when |f(x)| < 2^-(2^40) only the sign is carried: hi = ±1, lo = 0 and scale =
+  // kBelowScale, an upper bound of log2|f(x)|.
+  double hi = 0, lo = 0;
+  long scale = 0;
+  // floor(log2|f(x)|) for finite nonzero f(x), as enclose(...).floor_log2(): exact when it is >=
+  // -1200; below, only some number < -1200 (every format's ulp there is its least subnormal).
+  long floor_log2 = 0;
+};
+inline constexpr long kBelowScale = -(1L << 40);
+
+// How many results were decided by each path.
+struct FastStats {
+  std::uint64_t fast = 0, fallback = 0;
+};
+
+// out[i] = f(x[i]) in fmt for every i (out.size() must equal x.size(), else
+// std::invalid_argument); x[i] must be a value of fmt (binary32, bfloat16 or binary16, else
+// std::invalid_argument); binary64 is accepted and goes to the MPFR path. Thread-safe. stats may be
+// null; when given, its counts are increased (not reset).
+void round_batch(Form form, Quantity q, Format fmt, std::span<const double> x,
+                 std::span<Rounded> out, FastStats* stats = nullptr);
+
+// One result by the MPFR path (enclose() at 128 bits) alone: the reference the fast path is
+// compared with, and its fallback.
+Rounded round_mpfr(Form form, Quantity q, Format fmt, double x);
+
+namespace testing {
+// Test hook: while one is alive (on this thread), the fast path moves each approximation by `rel`
+// of itself without widening its error bound: a deliberately wrong bound, which the comparison
+// with the MPFR path must catch (tests/reference/test_fast_reference.cpp).
+class ScopedFastPathPerturbation {
+ public:
+  explicit ScopedFastPathPerturbation(double rel);
+  ~ScopedFastPathPerturbation();
+  ScopedFastPathPerturbation(const ScopedFastPathPerturbation&) = delete;
+  ScopedFastPathPerturbation& operator=(const ScopedFastPathPerturbation&) = delete;
+
+ private:
+  double saved_;
+};
+}  // namespace testing
+
+}  // namespace gelucheck::ref

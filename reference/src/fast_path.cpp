@@ -1,0 +1,710 @@
+// The fast path of ref::round_batch: f(x) for x a value of binary32 (bfloat16 and binary16 are
+// subsets of it) evaluated in double-double arithmetic with a running error bound, and the
+// roundings decided by a rounding test on the resulting enclosure. It shares no code with src/
+// and calls no libm transcendental function: its exp and its erfc (as Φ and the Mills ratio by
+// Taylor tables) are its own; MPFR only computes its constants and table coefficients, once,
+// correctly rounded. Method and bounds: docs/reference.md, "The
+// fast reference"; the derivations are also here, next to the code.
+//
+// ERROR ACCOUNTING. Every quantity is a V = {h, l, e}: the double-double h + l and a bound e on
+// |true value - (h + l)|. Each double-double operation below is one of Joldes, Muller & Popescu,
+// "Tight and rigorous error bounds for basic building blocks of double-word arithmetic" (ACM TOMS
+// 44, 2017): AccurateDWPlusDW (relative error <= 3u^2 + 13u^3), DWTimesFP1 (<= 1.5u^2 + 4u^3),
+// DWTimesDW1 (<= 7u^2), DWDivFP1 (<= 3.5u^2), DWDivDW2 (<= 15u^2 + 56u^3), u = 2^-53. We charge
+// every one kOp = 2^-99 = 128u^2 of its result (|result| <= |z.h|(1 + 2^-52)), more than any of
+// them. Propagation: for z = a op b with |a - â| <= ea, |b - b̂| <= eb:
+//   a + b: ea + eb;   a·b: |â|eb + |b̂|ea + ea·eb;   a/b: (ea + |â/b̂|eb) / (|b̂| - eb)
+// (|â| is taken as |a.h|(1 + 2^-50) >= |a.h + a.l|). The bounds themselves are computed in
+// double with rounding to nearest: a chain of at most ~300 operations of at most 8 roundings
+// each understates a bound by a factor at most (1 + u)^2400 < 1 + 2^-41, so the final bound is
+// multiplied by 1 + 2^-40 (kInflate) before use.
+#include "fast_path.hpp"
+
+#include <mpfr.h>
+
+#include <algorithm>
+#include <array>
+#include <bit>
+#include <cstdint>
+#include <cmath>
+#include <limits>
+
+namespace gelucheck::ref {
+namespace testing {
+thread_local double g_fast_perturbation = 0;
+}  // namespace testing
+
+namespace fast {
+namespace {
+
+constexpr double kInf = std::numeric_limits<double>::infinity();
+constexpr double kOp = 0x1p-99;
+constexpr double kMag = 1 + 0x1p-50;
+constexpr double kInflate = 1 + 0x1p-40;
+constexpr double kU = 0x1p-53;
+
+// ---- exact double-double building blocks ------------------------------------------------------
+struct DD {
+  double h, l;
+};
+inline DD two_sum(double a, double b) {
+  const double s = a + b, bb = s - a;
+  return {s, (a - (s - bb)) + (b - bb)};
+}
+inline DD fast_two_sum(double a, double b) {  // |a| >= |b| or a == 0
+  const double s = a + b;
+  return {s, b - (s - a)};
+}
+// Veltkamp's split and Dekker's product: exact (p + e == a·b) when no intermediate overflows
+// and a·b is 0 or >= 2^-969 in magnitude; every product below is of numbers in [2^-600, 2^600].
+inline void split(double a, double& hi, double& lo) {
+  const double c = 134217729.0 * a;  // 2^27 + 1
+  hi = c - (c - a);
+  lo = a - hi;
+}
+inline DD two_prod(double a, double b) {
+  const double p = a * b;
+  double ah, al, bh, bl;
+  split(a, ah, al);
+  split(b, bh, bl);
+  return {p, ((ah * bh - p) + ah * bl + al * bh) + al * bl};
+}
+inline DD dd_add(DD x, DD y) {  // AccurateDWPlusDW
+  const DD s = two_sum(x.h, y.h), t = two_sum(x.l, y.l);
+  const DD v = fast_two_sum(s.h, s.l + t.h);
+  return fast_two_sum(v.h, t.l + v.l);
+}
+inline DD dd_mul_d(DD x, double y) {  // DWTimesFP1
+  const DD c = two_prod(x.h, y);
+  const DD t = fast_two_sum(c.h, x.l * y);
+  return fast_two_sum(t.h, t.l + c.l);
+}
+inline DD dd_mul(DD x, DD y) {  // DWTimesDW1
+  const DD c = two_prod(x.h, y.h);
+  const double cl = c.l + (x.h * y.l + x.l * y.h);
+  return fast_two_sum(c.h, cl);
+}
+inline DD dd_div(DD x, DD y) {  // DWDivDW2
+  const double th = x.h / y.h;
+  const DD r = dd_mul_d(y, th);
+  const double ph = x.h - r.h, dl = x.l - r.l;
+  const double tl = (ph + dl) / y.h;
+  return fast_two_sum(th, tl);
+}
+
+// 2^k for -1022 <= k <= 1023, from its bits; multiplying by it is exact unless the product leaves
+// the normal range (std::ldexp does the same, but through a slow library call).
+inline double pow2(int k) { return std::bit_cast<double>(static_cast<std::uint64_t>(k + 1023) << 52); }
+// floor(log2|a|) for a finite nonzero a (std::ilogb, fast for normal numbers).
+inline int exponent(double a) {
+  const int b = static_cast<int>((std::bit_cast<std::uint64_t>(a) >> 52) & 0x7ff);
+  return b != 0 ? b - 1023 : std::ilogb(a);
+}
+
+// ---- values with an error bound ---------------------------------------------------------------
+struct V {
+  double h, l, e;
+};
+inline double mag(const V& a) { return std::fabs(a.h) * kMag; }
+inline V exact(double x) { return {x, 0, 0}; }
+inline V add(const V& a, const V& b) {
+  const DD z = dd_add({a.h, a.l}, {b.h, b.l});
+  return {z.h, z.l, a.e + b.e + kOp * std::fabs(z.h)};
+}
+inline V add_d(const V& a, double b) { return add(a, exact(b)); }
+inline V mul(const V& a, const V& b) {
+  const DD z = dd_mul({a.h, a.l}, {b.h, b.l});
+  return {z.h, z.l, mag(a) * b.e + mag(b) * a.e + a.e * b.e + kOp * std::fabs(z.h)};
+}
+inline V mul_d(const V& a, double y) {  // y exact
+  const DD z = dd_mul_d({a.h, a.l}, y);
+  return {z.h, z.l, std::fabs(y) * a.e + kOp * std::fabs(z.h)};
+}
+inline V div(const V& a, const V& b) {  // requires eb < |b̂|, checked by the callers' regions
+  const DD z = dd_div({a.h, a.l}, {b.h, b.l});
+  const double den = std::fabs(b.h) / kMag - b.e;
+  const double e = den > 0 ? (a.e + std::fabs(z.h) * kMag * b.e) / den : kInf;
+  return {z.h, z.l, e + kOp * std::fabs(z.h)};
+}
+inline V neg(const V& a) { return {-a.h, -a.l, a.e}; }
+// a·2^k, -1022 <= k <= 1: exact for h; l and e may fall below 2^-1022, where their rounding
+// moves them by at most 2^-1075, charged as 2^-1074 more in e.
+inline V scale2(const V& a, int k) {
+  const double p = pow2(k);
+  return {a.h * p, a.l * p, a.e * p + (k < 0 ? 0x1p-1074 : 0)};
+}
+// A value times 2^k, k an integer: what the exponential returns.
+struct S {
+  V m;
+  long k;
+};
+// m·2^k as an unscaled V when 2^k is above 2^-1000; else 0 with the bound |m·2^k| < 2^-998
+// (|m| < 4 in every use).
+inline V unscaled(const S& s) {
+  if (s.k >= -1000) return scale2(s.m, static_cast<int>(s.k));
+  return {0, 0, 0x1p-998};
+}
+
+// ---- constants and tables, from MPFR once (correctly rounded; a double-double constant c is
+// RN(c) + RN(c - RN(c)), within 2^-106|c|, charged 2^-105|c|) -----------------------------------
+constexpr int kTaylorN = 24;   // Taylor terms of Φ and g = Φ + xφ per interval
+constexpr int kCenters = 129;  // centres j/8, j = -64..64, intervals |x - j/8| <= 1/16
+
+struct Poly {
+  std::array<DD, kTaylorN> a;  // Taylor coefficients at the centre (kTaylorN or fewer used)
+  int n = kTaylorN;            // terms used
+  int k = 0;                   // a[0..k-1] in double-double, a[k..n-1] in double
+  double tail_err = 0;         // bound of the double part's rounding error, |h| <= hmax
+  double trunc = 0;            // bound of the truncation error (terms >= n)
+};
+// Mills-ratio table: t in [2^e, 2^(e+1)), e = 3..10, in 64 intervals per binade.
+constexpr int kMillsN = 16;
+constexpr int kMillsPerBinade = 64;
+
+struct Tables {
+  V sqrt_2_over_pi, two_sqrt_2_over_pi, c, three_c, inv_sqrt_2pi;
+  double l1, l2, l3, l4, l_rest;  // ln2/256 = l1 + l2 + l3 + l4 + δ, |δ| <= l_rest
+  double inv_l;                   // ~256/ln2 (any value works; it only sets the reduction)
+  std::array<V, 256> exp2_j;      // 2^(j/256)
+  std::array<double, 10> inv_fact_d;  // 1/n! rounded to double
+  std::array<Poly, kCenters> phi, g;
+  std::array<Poly, 8 * kMillsPerBinade> mills;
+  Tables();
+};
+
+struct Mp {
+  mpfr_t v;
+  Mp() { mpfr_init2(v, 320); }
+  ~Mp() { mpfr_clear(v); }
+  Mp(const Mp&) = delete;
+  Mp& operator=(const Mp&) = delete;
+};
+DD to_dd(mpfr_srcptr x) {
+  Mp t;
+  const double h = mpfr_get_d(x, MPFR_RNDN);
+  mpfr_sub_d(t.v, x, h, MPFR_RNDN);
+  return {h, mpfr_get_d(t.v, MPFR_RNDN)};
+}
+V to_v(mpfr_srcptr x) {
+  const DD d = to_dd(x);
+  return {d.h, d.l, 0x1p-105 * std::fabs(d.h)};
+}
+double up(mpfr_srcptr x) { return mpfr_get_d(x, MPFR_RNDU); }
+
+// Cramér's inequality |He_n(x)| e^(-x²/4) <= K √(n!) (K = 1.086435; Hermite polynomials of
+// probabilists), charged K = 1.0865.
+constexpr double kCramer = 1.0865;
+
+// The split of p's n terms into double-double and double ones, and the bound of the double
+// part's rounding, given |a_i| (rounded up) and |h| <= 2^hexp.
+void finish(Poly& p, const std::array<double, kTaylorN>& absd, int hexp) {
+  // Double-double for the leading terms until the rest, Σ_{i>=k} |a_i| |h|^i, is below 2^-32 of
+  // |a_0| (near g's zero, where a_0 is small, that means more double-double terms).
+  const double ref = absd[0];
+  int k = p.n;
+  double rest = 0;
+  for (int i = p.n - 1; i >= 1; --i) {
+    rest += std::ldexp(absd[static_cast<std::size_t>(i)], hexp * i);
+    if (rest > 0x1p-32 * ref) break;
+    k = i;
+  }
+  p.k = k;
+  // Horner in double of Σ_{i=k}^{n-1} a_i h^{i-k}, coefficients rounded to double: error <=
+  // (2(n-k) + 2) u Σ |a_i| |h|^{i-k} (Higham, Accuracy and Stability, §5.1, plus u for each
+  // coefficient's rounding); the double-double steps then scale it by |h|^k (mul_d by h
+  // propagates it).
+  double sum = 0;
+  for (int i = k; i < p.n; ++i) sum += std::ldexp(absd[static_cast<std::size_t>(i)], hexp * (i - k));
+  p.tail_err = (2.0 * (p.n - k) + 2) * kU * sum * 1.01;
+}
+
+void make_poly(Poly& p, bool is_g, long j) {
+  // At c = j/8: φ(c + h) = φ(c) Σ b_n h^n with b_0 = 1, b_1 = -c, (n+1) b_{n+1} = -c b_n - b_{n-1}
+  // (from φ' = -xφ); Φ(c + h) = Σ a_n h^n with a_0 = Φ(c), a_{n+1} = φ(c) b_n / (n+1);
+  // g(c + h) = Φ(c+h) + (c+h) φ(c+h): g_n = a_n + φ(c)(c b_n + b_{n-1}). At 320 bits the
+  // recurrences lose far less than the 2^-106 of the final rounding.
+  Mp c, phi, Phi, t, u, bprev, b, bnext;
+  mpfr_set_si(c.v, j, MPFR_RNDN);
+  mpfr_div_ui(c.v, c.v, 8, MPFR_RNDN);  // exact
+  mpfr_sqr(t.v, c.v, MPFR_RNDN);
+  mpfr_div_2ui(t.v, t.v, 1, MPFR_RNDN);
+  mpfr_neg(t.v, t.v, MPFR_RNDN);
+  mpfr_exp(phi.v, t.v, MPFR_RNDN);
+  mpfr_const_pi(u.v, MPFR_RNDN);
+  mpfr_mul_2ui(u.v, u.v, 1, MPFR_RNDN);
+  mpfr_sqrt(u.v, u.v, MPFR_RNDN);
+  mpfr_div(phi.v, phi.v, u.v, MPFR_RNDN);  // φ(c)
+  mpfr_sqrt_ui(u.v, 2, MPFR_RNDN);
+  mpfr_div(t.v, c.v, u.v, MPFR_RNDN);
+  mpfr_neg(t.v, t.v, MPFR_RNDN);
+  mpfr_erfc(Phi.v, t.v, MPFR_RNDN);
+  mpfr_div_2ui(Phi.v, Phi.v, 1, MPFR_RNDN);  // Φ(c)
+  std::array<double, kTaylorN> absd{};
+  mpfr_set_ui(bprev.v, 0, MPFR_RNDN);  // b_{-1}
+  mpfr_set_ui(b.v, 1, MPFR_RNDN);      // b_0
+  for (int n = 0; n < kTaylorN; ++n) {
+    // coefficient n: Φ's is a_n (a_0 = Φ(c), a_n = φ(c) b_{n-1}/n), held in t
+    if (n == 0) {
+      mpfr_set(t.v, Phi.v, MPFR_RNDN);
+    } else {
+      mpfr_mul(t.v, phi.v, bprev.v, MPFR_RNDN);
+      mpfr_div_ui(t.v, t.v, static_cast<unsigned long>(n), MPFR_RNDN);
+    }
+    if (is_g) {  // + φ(c)(c b_n + b_{n-1})
+      mpfr_mul(u.v, c.v, b.v, MPFR_RNDN);
+      mpfr_add(u.v, u.v, bprev.v, MPFR_RNDN);
+      mpfr_mul(u.v, u.v, phi.v, MPFR_RNDN);
+      mpfr_add(t.v, t.v, u.v, MPFR_RNDN);
+    }
+    p.a[static_cast<std::size_t>(n)] = to_dd(t.v);
+    absd[static_cast<std::size_t>(n)] = std::fabs(mpfr_get_d(t.v, MPFR_RNDU)) * (1 + 0x1p-50);
+    // b_{n+1} = (-c b_n - b_{n-1}) / (n+1)
+    mpfr_mul(bnext.v, c.v, b.v, MPFR_RNDN);
+    mpfr_add(bnext.v, bnext.v, bprev.v, MPFR_RNDN);
+    mpfr_neg(bnext.v, bnext.v, MPFR_RNDN);
+    mpfr_div_ui(bnext.v, bnext.v, static_cast<unsigned long>(n + 1), MPFR_RNDN);
+    mpfr_swap(bprev.v, b.v);
+    mpfr_swap(b.v, bnext.v);
+  }
+  finish(p, absd, -4);
+  // Truncation: |R_N| <= sup|F^(N)(ξ)| |h|^N / N!, ξ within 1/16 of c. Φ^(N) = ±He_{N-1} φ and
+  // g^(N) = Φ^(N) + x φ^(N) + N φ^(N-1) with φ^(n) = ±He_n φ; by Cramér, |He_n φ|(ξ) <=
+  // K √(n!) e^(-ξ²/4) / √(2π).
+  const double cmin = std::max(0.0, std::fabs(static_cast<double>(j) / 8) - 1.0 / 16);
+  const double cmax = std::fabs(static_cast<double>(j) / 8) + 1.0 / 16;
+  Mp w;
+  mpfr_set_d(w.v, -cmin * cmin / 4, MPFR_RNDU);
+  mpfr_exp(w.v, w.v, MPFR_RNDU);
+  const double damp = up(w.v);
+  const double fact_nm1 = std::tgamma(kTaylorN), fact_n = fact_nm1 * kTaylorN;  // exact enough
+  double deriv = std::sqrt(fact_nm1);
+  if (is_g) deriv += cmax * std::sqrt(fact_n) + kTaylorN * std::sqrt(fact_nm1);
+  p.trunc = 2 * kCramer * deriv * damp / 2.5066 / fact_n * std::ldexp(1.0, -4 * kTaylorN);
+}
+
+// The Mills ratio M(t) = Φ(-t)/φ(t) = ∫_0^∞ e^(-ts - s²/2) ds near c: M' = tM - 1 and, by
+// differentiating, M^(n+1) = t M^(n) + n M^(n-1); so m_n = M^(n)(c)/n! has m_1 = c m_0 - 1 and
+// m_{n+1} = (c m_n + m_{n-1})/(n+1). The recurrence cancels (m_n alternates and shrinks like
+// c^-(n+1)), losing about 2 log2(c) <= 2(e+1) bits a step: the precision below covers 16 steps.
+// Truncation: |M^(n)(ξ)| = ∫ s^n e^(-ξs - s²/2) ds <= n!/ξ^(n+1), so the terms from n on are
+// at most Σ |h|^i / ξ^(i+1) <= 2 |h|^n / t_lo^(n+1) for |h|/t_lo <= 1/128.
+void make_mills(Poly& p, int e, int i) {
+  // Precision: the recurrence's loss plus 160 bits.
+  const mpfr_prec_t prec = 160 + 2 * (e + 1) * kMillsN;
+  mpfr_t c, m0, m1, m2, t, u;
+  for (mpfr_t* v : {&c, &m0, &m1, &m2, &t, &u}) mpfr_init2(*v, prec);
+  // c = 2^e + (i + 1/2) 2^(e-6)
+  mpfr_set_si(c, 2 * i + 1, MPFR_RNDN);
+  mpfr_mul_2si(c, c, e - 7, MPFR_RNDN);
+  mpfr_set_ui(t, 1, MPFR_RNDN);
+  mpfr_mul_2si(t, t, e, MPFR_RNDN);
+  mpfr_add(c, c, t, MPFR_RNDN);
+  // M(c) by Laplace's continued fraction 1/(c + 1/(c + 2/(c + …))), its n-th and (n+1)-th
+  // approximants evaluated backward: they bracket M (positive elements), so n is doubled until
+  // they agree to 2^-(prec-8). (MPFR's erfc is far slower here, and at this precision.)
+  auto approximant = [&](long n, mpfr_t out) {
+    mpfr_set(out, c, MPFR_RNDN);
+    for (long j = n; j >= 1; --j) {
+      mpfr_ui_div(out, static_cast<unsigned long>(j), out, MPFR_RNDN);
+      mpfr_add(out, out, c, MPFR_RNDN);
+    }
+    mpfr_ui_div(out, 1, out, MPFR_RNDN);
+  };
+  for (long n = 8;; n *= 2) {
+    approximant(n, m0);
+    approximant(n + 1, t);
+    mpfr_sub(u, m0, t, MPFR_RNDN);
+    mpfr_abs(u, u, MPFR_RNDN);
+    mpfr_mul_2si(t, m0, -(prec - 8), MPFR_RNDN);
+    if (mpfr_lessequal_p(u, t)) break;
+  }
+  std::array<double, kTaylorN> absd{};
+  p.n = kMillsN;
+  mpfr_mul(m1, c, m0, MPFR_RNDN);
+  mpfr_sub_ui(m1, m1, 1, MPFR_RNDN);  // m_1
+  p.a[0] = to_dd(m0);
+  absd[0] = std::fabs(mpfr_get_d(m0, MPFR_RNDU)) * (1 + 0x1p-50);
+  for (int n = 1; n < kMillsN; ++n) {
+    p.a[static_cast<std::size_t>(n)] = to_dd(m1);
+    absd[static_cast<std::size_t>(n)] = std::fabs(mpfr_get_d(m1, MPFR_RNDA)) * (1 + 0x1p-50);
+    mpfr_mul(m2, c, m1, MPFR_RNDN);  // m_{n+1} = (c m_n + m_{n-1})/(n+1)
+    mpfr_add(m2, m2, m0, MPFR_RNDN);
+    mpfr_div_ui(m2, m2, static_cast<unsigned long>(n + 1), MPFR_RNDN);
+    mpfr_swap(m0, m1);
+    mpfr_swap(m1, m2);
+  }
+  finish(p, absd, e - 7);
+  p.trunc = 2 * std::ldexp(1.0, (e - 7) * kMillsN - e * (kMillsN + 1)) * 1.01;
+  for (mpfr_t* v : {&c, &m0, &m1, &m2, &t, &u}) mpfr_clear(*v);
+}
+
+Tables::Tables() {
+  Mp x, y, pi;
+  mpfr_const_pi(pi.v, MPFR_RNDN);
+  mpfr_ui_div(x.v, 2, pi.v, MPFR_RNDN);
+  mpfr_sqrt(x.v, x.v, MPFR_RNDN);
+  sqrt_2_over_pi = to_v(x.v);
+  mpfr_mul_2ui(x.v, x.v, 1, MPFR_RNDN);
+  two_sqrt_2_over_pi = to_v(x.v);
+  mpfr_set_ui(x.v, 44715, MPFR_RNDN);
+  mpfr_div_ui(x.v, x.v, 1000000, MPFR_RNDN);
+  c = to_v(x.v);
+  mpfr_mul_ui(x.v, x.v, 3, MPFR_RNDN);
+  three_c = to_v(x.v);
+  mpfr_mul_2ui(x.v, pi.v, 1, MPFR_RNDN);
+  mpfr_rec_sqrt(x.v, x.v, MPFR_RNDN);
+  inv_sqrt_2pi = to_v(x.v);
+  // ln2/256 in pieces: l1, l2 of 22 bits (N·l1, N·l2 exact for |N| < 2^31), l3, l4 of 53.
+  mpfr_const_log2(x.v, MPFR_RNDN);
+  mpfr_div_2ui(x.v, x.v, 8, MPFR_RNDN);
+  inv_l = 1 / mpfr_get_d(x.v, MPFR_RNDN);
+  double* pieces[4] = {&l1, &l2, &l3, &l4};
+  for (int i = 0; i < 4; ++i) {
+    mpfr_t r;
+    mpfr_init2(r, i < 2 ? 22 : 53);
+    mpfr_set(r, x.v, MPFR_RNDN);
+    *pieces[i] = mpfr_get_d(r, MPFR_RNDN);
+    mpfr_sub(x.v, x.v, r, MPFR_RNDN);  // exact at 320 bits
+    mpfr_clear(r);
+  }
+  mpfr_abs(x.v, x.v, MPFR_RNDN);
+  l_rest = up(x.v) * 2;
+  for (int j = 0; j < 256; ++j) {
+    mpfr_set_si(y.v, j, MPFR_RNDN);
+    mpfr_div_2ui(y.v, y.v, 8, MPFR_RNDN);
+    mpfr_exp2(y.v, y.v, MPFR_RNDN);
+    exp2_j[static_cast<std::size_t>(j)] = to_v(y.v);
+  }
+  double f = 1;
+  for (int n = 0; n < 10; ++n) {
+    if (n > 0) f *= n;  // exact: 9! < 2^53
+    mpfr_set_d(y.v, f, MPFR_RNDN);
+    mpfr_ui_div(y.v, 1, y.v, MPFR_RNDN);
+    inv_fact_d[static_cast<std::size_t>(n)] = mpfr_get_d(y.v, MPFR_RNDN);
+  }
+  for (long j = -64; j <= 64; ++j) {
+    make_poly(phi[static_cast<std::size_t>(j + 64)], false, j);
+    make_poly(g[static_cast<std::size_t>(j + 64)], true, j);
+  }
+  for (int e = 3; e <= 10; ++e)
+    for (int i = 0; i < kMillsPerBinade; ++i)
+      make_mills(mills[static_cast<std::size_t>((e - 3) * kMillsPerBinade + i)], e, i);
+}
+
+const Tables& tables() {
+  static const Tables t;  // thread-safe initialisation (C++11 magic statics)
+  return t;
+}
+
+// ---- exp ----------------------------------------------------------------------------------------
+// e^t for t <= 0, |t| < 2^22, as m·2^k. Reduction: N = nearest(256t/ln2), r = t - N·ln2/256
+// with N·l1, N·l2 exact (22-bit pieces, |N| < 2^31), N·l3 exact by two_prod, N·l4 rounded
+// (u|N l4|), the rest of ln2/256 (< 2^-150 of it) charged |N|·l_rest; |r| <= ln2/512 + 2^-40 <
+// 0.001355. e^t = 2^(N div 256)·2^((N mod 256)/256)·e^r. e^r = Σ_{n<=9} r^n/n! + R, |R| <=
+// |r|^10/10!·1.01 < 2^-116: 1 + r(1 + r(1/2 + r·Q)) in double-double, Q = Σ_{n=3..9} r^(n-3)/n!
+// by Horner in double on r.h: |Q̂ - Q| <= 16u·Σ|c_n||r|^(n-3) <= 16u/5.99 (coefficients rounded,
+// Higham's γ_14), and replacing r by r.h moves Q by at most (|r.l| + r.e)·|Q'| <= (|r.l| +
+// r.e)/23.
+S exp_neg(const V& t) {
+  const Tables& T = tables();
+  const double nd = std::floor(t.h * T.inv_l + 0.5);
+  V r = add_d(t, -nd * T.l1);
+  r = add_d(r, -nd * T.l2);
+  const DD p3 = two_prod(nd, T.l3);
+  r = add(r, {-p3.h, -p3.l, 0});
+  const double p4 = nd * T.l4;
+  r = add_d(r, -p4);
+  r.e += kU * std::fabs(p4) + std::fabs(nd) * T.l_rest;
+  const auto& cf = T.inv_fact_d;
+  double q = cf[9];
+  for (int n = 8; n >= 3; --n) q = q * r.h + cf[static_cast<std::size_t>(n)];
+  V p{q, 0, 16 * kU / 5.99 + (std::fabs(r.l) + r.e) / 23};
+  p = add_d(mul(p, r), 0.5);
+  p = add_d(mul(p, r), 1.0);
+  p = add_d(mul(p, r), 1.0);
+  p.e += 0x1p-116;
+  const long n = static_cast<long>(nd);
+  const long jj = n & 255;  // N mod 256 in [0, 255] (two's complement)
+  return {mul(p, T.exp2_j[static_cast<std::size_t>(jj)]), (n - jj) / 256};
+}
+
+// ---- Φ and g = Φ + xφ on |x| < 8 by the Taylor tables -------------------------------------------
+// j = nearest(8x), h = x - j/8 exact (x and j/8 are multiples of x's ulp or of 2^-3... and
+// |h| <= 1/16 < |x| or j = 0), then Horner.
+V taylor(const Poly& p, double h) {
+  double q = 0;
+  for (int n = p.n - 1; n >= p.k; --n) q = q * h + p.a[static_cast<std::size_t>(n)].h;
+  V v{q, 0, p.tail_err};
+  for (int n = p.k - 1; n >= 0; --n) {
+    const DD& a = p.a[static_cast<std::size_t>(n)];
+    v = add(mul_d(v, h), {a.h, a.l, 0x1p-105 * std::fabs(a.h)});
+  }
+  v.e += p.trunc;
+  return v;
+}
+V table_eval(const std::array<Poly, kCenters>& tab, double x) {
+  const double jd = std::floor(8 * x + 0.5);  // |x| < 8: jd in [-64, 64]
+  const double h = x - jd / 8;                // exact (Sterbenz or j = 0)
+  return taylor(tab[static_cast<std::size_t>(static_cast<long>(jd) + 64)], h);
+}
+
+// ---- the Mills ratio M(t) for 8 <= t < 2048 by its Taylor table ---------------------------------
+// t in [2^e, 2^(e+1)), interval i = floor(64(t/2^e - 1)), centre c = 2^e + (i + 1/2) 2^(e-6):
+// t - 2^e, the scaling and h = t - c are exact (c is a multiple of 2^(e-7), t of 2^(e-23)), and
+// |h| <= 2^(e-7).
+V mills(double t) {
+  const int e = exponent(t);
+  const int i = static_cast<int>((t * pow2(-e) - 1) * kMillsPerBinade);
+  const double c = pow2(e) + (i + 0.5) * pow2(e - 6);
+  return taylor(tables().mills[static_cast<std::size_t>((e - 3) * kMillsPerBinade + i)], t - c);
+}
+
+// ---- the rounding test --------------------------------------------------------------------------
+// The roundings to nearest-even, down and up in fmt of every number of [L, U] (0 < L <= U or L
+// <= U < 0, one binade: floor(log2|L|) == floor(log2|U|)), or false when one of them is not
+// constant there. The quantum of the binade in fmt is 2^q, q = max(floor(log2|L|), emin) - p + 1;
+// |L|/2^q and |U|/2^q are exact (power-of-two scalings within double's range); with a = their
+// floor (the same for both, else the roundings down differ), rounding down gives a·2^q, up
+// (a + 1)·2^q (a·2^q for a value of fmt, which only L == U can be here), to nearest whichever
+// side both fractions are on. Results of 2^(emax+1) are overflows (to ±inf, or the largest
+// finite number when rounding toward zero).
+bool round_interval(double L, double U, Format fmt, double& rn, double& rd, double& ru) {
+  const bool neg = U < 0;
+  const double a = neg ? -U : L, b = neg ? -L : U;  // 0 < a <= b
+  const FormatInfo fi = info(fmt);
+  const int e = exponent(a);
+  if (e > fi.emax) return false;  // |f| >= 2^128: never for these functions and inputs
+  const int q = std::max(e, fi.emin) - fi.precision + 1;  // in [-149, 120]
+  const double sc = pow2(-q);
+  const double ma = a * sc, mb = b * sc, fa = std::floor(ma);
+  if (std::floor(mb) != fa) return false;
+  const bool exact_value = ma == fa && mb == fa;
+  if (ma == fa && !exact_value) return false;  // L a value of fmt, U above it
+  const double da = ma - fa, db = mb - fa;     // exact
+  double nearest;
+  if (da < 0.5 && db < 0.5) nearest = fa;
+  else if (da > 0.5 && db > 0.5) nearest = fa + 1;
+  else if (da == 0.5 && db == 0.5) nearest = std::fmod(fa, 2.0) == 0 ? fa : fa + 1;
+  else return false;
+  const double quantum = pow2(q), limit = pow2(fi.emax + 1);
+  const double maxfinite = (2 - pow2(1 - fi.precision)) * pow2(fi.emax);
+  double n = nearest * quantum, dn = fa * quantum, up = (exact_value ? fa : fa + 1) * quantum;
+  if (n >= limit) n = kInf;
+  if (up >= limit) up = kInf;
+  if (dn >= limit) dn = maxfinite;
+  rn = neg ? -n : n;
+  rd = neg ? -up : dn;
+  ru = neg ? -dn : up;
+  return true;
+}
+
+// Open bounds of f(x) known in advance (each a double of at most 52 significant bits, or ±0, so
+// that its double neighbour inward is no rounding boundary of any of the three formats and none
+// lies between the two): f > below, f < above.
+struct Facts {
+  double below = -kInf, above = kInf;
+};
+Facts facts(Quantity q, double x) {
+  Facts s;
+  if (q == Quantity::value) {  // f(x) - x/2 = x(Φ(x) - 1/2) or (x/2) tanh(u): > 0 for x != 0
+    s.below = x / 2;
+    s.above = x > 0 ? x : -0.0;  // f = x·(factor in (0, 1))
+  } else if (x > 0) {            // f' > 1/2 for x > 0, > 1 for x >= 1
+    s.below = x >= 1 ? 1.0 : 0.5;
+  } else {  // f' < 1/2 for x < 0, < 0 for x <= -1
+    s.above = x <= -1 ? -0.0 : 0.5;
+  }
+  return s;
+}
+
+// Decides out from f(x) ∈ v·2^scale (v's bound e) and the facts. False when it cannot.
+bool decide(Format fmt, V v, long scale, const Facts& s, Rounded& out) {
+  if (testing::g_fast_perturbation != 0) v.h += testing::g_fast_perturbation * v.h;  // test hook
+  const double e = v.e * kInflate;
+  if (!(e < 0x1p-70 * std::fabs(v.h) / kMag)) return false;  // the hi/lo contract, and NaN bounds
+  double L = std::nextafter(v.h + (v.l - e), -kInf);
+  double U = std::nextafter(v.h + (v.l + e), kInf);
+  if (L == 0 || U == 0 || (L < 0) != (U < 0)) return false;
+  const int ev = exponent(v.h);
+  const long top = scale + ev;  // |f| ~ 2^top
+  if (top < -200) {
+    // |f| < 2^-190: below half the least subnormal of every format here (2^-150 for binary32
+    // and bfloat16, 2^-25 for binary16): RN gives f's signed zero; RD/RU zero or the least
+    // subnormal of f's sign.
+    const bool neg = U < 0;
+    const double tiny = pow2(info(fmt).emin - info(fmt).precision + 1);
+    out.rn = neg ? -0.0 : 0.0;
+    out.rd = neg ? -tiny : 0.0;
+    out.ru = neg ? -0.0 : tiny;
+    if (top < kBelowScale) {  // only the sign is carried
+      out.hi = neg ? -1.0 : 1.0;
+      out.lo = 0;
+      out.scale = kBelowScale;
+      out.floor_log2 = kBelowScale;
+      return true;
+    }
+    const long fl = exponent(L) + scale, fu = exponent(U) + scale;
+    if (fl != fu && std::max(fl, fu) >= -1200) return false;
+    out.floor_log2 = std::max(fl, fu);
+    if (top >= -960) {
+      out.hi = std::ldexp(v.h, static_cast<int>(scale));
+      out.lo = std::ldexp(v.l, static_cast<int>(scale));
+      out.scale = 0;
+    } else {
+      out.hi = v.h;
+      out.lo = v.l;
+      out.scale = scale;
+    }
+    return true;
+  }
+  if (scale != 0) {  // exact: the results stay normal doubles (|f| > 2^-202); scale < 0
+    const double p = pow2(static_cast<int>(scale));
+    L *= p;
+    U *= p;
+    v = scale2(v, static_cast<int>(scale));
+  }
+  if (L <= s.below) L = std::nextafter(s.below, kInf);
+  if (U >= s.above) U = std::nextafter(s.above, -kInf);
+  if (L > U) return false;  // a bound contradicts a proved fact: never trust it
+  const int il = exponent(L), iu = exponent(U);
+  if (il != iu || (L < 0) != (U < 0)) return false;
+  double rn, rd, ru;
+  if (!round_interval(L, U, fmt, rn, rd, ru)) return false;
+  out.rn = rn;
+  out.rd = rd;
+  out.ru = ru;
+  out.floor_log2 = il;
+  out.hi = v.h;
+  out.lo = v.l;
+  out.scale = 0;
+  return true;
+}
+
+// ---- the four functions ---------------------------------------------------------------------------
+// tanh form: u = √(2/π)·x·(1 + c x²), E = e^(-2|u|) <= 1 (so exp never overflows), D = 1 + E:
+//   value       x > 0: x / D                    x < 0: x·E / D
+//   derivative  x > 0: (D + w E) / D²           x < 0: E (D + w) / D²,  w = 2√(2/π) x (1 + 3c x²)
+// (f = x σ(2u); f' = σ(2u)(1 + w σ(-2u)) with σ(2u) = 1/D, σ(-2u) = E/D for x > 0 and the
+// mirror for x < 0). x² is exact (x has 24 bits). Only x < 0's derivative cancels (D + w near
+// the zero of f'); its bound then exceeds 2^-70 |f| and the MPFR path takes over.
+bool tanh_form(Quantity q, Format fmt, double x, Rounded& out) {
+  const Tables& T = tables();
+  const double x2 = x * x;
+  const V u = mul(mul_d(T.sqrt_2_over_pi, x), add_d(mul_d(T.c, x2), 1.0));
+  const V t = u.h > 0 ? scale2(neg(u), 1) : scale2(u, 1);  // -2|u|
+  const S E = exp_neg(t);
+  const V Eu = unscaled(E);
+  const V D = add_d(Eu, 1.0);
+  if (q == Quantity::value) {
+    if (x > 0) return decide(fmt, div(exact(x), D), 0, facts(q, x), out);
+    return decide(fmt, div(mul_d(E.m, x), D), E.k, facts(q, x), out);
+  }
+  const V w = mul(mul_d(T.two_sqrt_2_over_pi, x), add_d(mul_d(T.three_c, x2), 1.0));
+  const V D2 = mul(D, D);
+  if (x > 0) return decide(fmt, div(add(D, mul(w, Eu)), D2), 0, facts(q, x), out);
+  return decide(fmt, div(mul(E.m, add(D, w)), D2), E.k, facts(q, x), out);
+}
+
+// erf form: |x| < 8 by the tables (value x·Φ(x), derivative g(x)); beyond, with t = |x| < 2048
+// (the closed forms take the rest), φ(t) = e^(-t²/2)/√(2π) (t² exact) and M(t) by its table:
+//   x <= -8: Φ(x) = φ(t) M(t):   value -t φ M,       derivative φ (M - t)
+//   x >=  8: Φ(x) = 1 - φ(x) M(x): value x (1 - φ M), derivative 1 + φ (x - M)
+bool erf_form(Quantity q, Format fmt, double x, Rounded& out) {
+  const Tables& T = tables();
+  if (std::fabs(x) < 8) {
+    if (q == Quantity::value) return decide(fmt, mul_d(table_eval(T.phi, x), x), 0, facts(q, x), out);
+    return decide(fmt, table_eval(T.g, x), 0, facts(q, x), out);
+  }
+  const double t = std::fabs(x);
+  const V M = mills(t);
+  const S E = exp_neg(exact(-(t * t) / 2));  // t*t exact, /2 exact
+  const V phi_m = mul(E.m, T.inv_sqrt_2pi);   // φ = phi_m·2^k
+  if (x < 0) {
+    if (q == Quantity::value) return decide(fmt, mul_d(mul(phi_m, M), x), E.k, facts(q, x), out);
+    return decide(fmt, mul(phi_m, add_d(M, -t)), E.k, facts(q, x), out);
+  }
+  const V phi = unscaled({phi_m, E.k});
+  if (q == Quantity::value)
+    return decide(fmt, mul_d(add_d(neg(mul(phi, M)), 1.0), x), 0, facts(q, x), out);
+  return decide(fmt, add_d(mul(phi, add_d(neg(M), x)), 1.0), 0, facts(q, x), out);
+}
+
+// ---- closed forms ---------------------------------------------------------------------------------
+// Where f(x) is within 2^-70 of a closed form, nothing is evaluated (proofs in docs/reference.md
+// and below); the rounding test then runs on that enclosure.
+//
+// Tiny |x| <= 2^-24. f(x) - x/2 is even and analytic: erf form x(Φ(x) - 1/2) = (x²/√(2π))(1 -
+// x²/6 + …), an alternating series with decreasing terms, so |f - x/2 - x²/√(2π)| <= x⁴/(6√(2π))
+// < 0.07x⁴; tanh form (x/2) tanh(u), u = √(2/π)x(1 + cx²), |tanh u - u| <= |u|³/3, so |f - x/2 -
+// x²/√(2π)| <= (√(2/π)c/2) x⁴ + (|x|/6)(0.81|x|)³ < 0.11 x⁴. Charged 0.125x⁴ plus the rounding of
+// x²/√(2π) to double (u of it). Relative: <= 0.25|x|³ + 2^-51|x| < 2^-71.
+// The derivative: f' - 1/2 - 2x/√(2π) = κ x³ + O(x⁵), κ = -2/(3√(2π)) (erf) and 2√(2/π)c -
+// (2/3)(2/π)^(3/2) (tanh), both ≈ -0.267: charged 0.5|x|³ plus the rounding.
+// Large x: erf value x - f = xΦ(-x) < φ(x) (Mills' inequality Φ(-x) < φ(x)/x), so relative to f >
+// x/2 below 2φ(x)/x <= 2φ(10)/10 < 2^-73 for x >= 10; erf derivative 0 < f' - 1 = xφ(x) - Φ(-x) <
+// xφ(x) <= 11φ(11) < 2^-85 for x >= 11; tanh value 0 < x - f = xσ(-2u) < x e^(-2u), relative <
+// 2e^(-2u) and 2u >= 66 at x = 9; tanh derivative 0 < f' - 1 < w e^(-2u) < 2^-88 for x >= 9.
+// Very negative x: |f| < 2^-(2^20) (below which only the sign is carried): tanh: |f| <= |x| e^(-2|u|)
+// and |f'| <= e^(-2|u|)(2 + |w|), 2|u| >= 2√(2/π)c|x|³; at |x| = 256 log2|f| < 8 + 22 - 1.7e6;
+// erf: |f| <= φ(x) and |f'| <= |x|φ(x), log2 < 11 - 0.72x² < -3e6 at |x| = 2048; both bounds
+// decrease with |x| beyond.
+bool closed_form(Form form, Quantity q, Format fmt, double x, Rounded& out, bool& done) {
+  done = true;
+  const double ax = std::fabs(x);
+  constexpr double kInvSqrt2Pi = 0.3989422804014327;  // RN(1/√(2π))
+  if (ax <= 0x1p-24) {
+    if (q == Quantity::value) {
+      const double lo = x * x * kInvSqrt2Pi;
+      const DD v = fast_two_sum(x / 2, lo);
+      return decide(fmt, {v.h, v.l, 0.125 * x * x * x * x + kU * lo}, 0, facts(q, x), out);
+    }
+    const double lo = 2 * x * kInvSqrt2Pi;
+    const DD v = fast_two_sum(0.5, lo);
+    return decide(fmt, {v.h, v.l, 0.5 * ax * ax * ax + kU * std::fabs(lo)}, 0, facts(q, x), out);
+  }
+  const double big = form == Form::erf ? (q == Quantity::value ? 10 : 11) : 9;
+  if (x >= big) {
+    // f < x (value) / f > 1 (derivative), within 2^-70: the enclosure [x(1 - 2^-70), x) or
+    // (1, 1 + 2^-70] decides every rounding; hi = x or 1.
+    if (q == Quantity::value) return decide(fmt, {x, 0, 0x1p-71 * x}, 0, facts(q, x), out);
+    return decide(fmt, {1, 0, 0x1p-71}, 0, facts(q, x), out);
+  }
+  const double very_negative = form == Form::erf ? -2048 : -256;
+  if (x <= very_negative) return decide(fmt, {-1, 0, 0}, kBelowScale - 1, facts(q, x), out);
+  done = false;
+  return false;
+}
+
+}  // namespace
+
+bool evaluate(Form form, Quantity q, Format fmt, double x, Rounded& out) {
+  if (x == 0 || !std::isfinite(x)) {
+    // The exact cases, as enclose() gives them: f(±0) = ±0, f'(0) = 1/2; the limits at ±inf
+    // (value +inf / -0, derivative 1 / -0); NaN.
+    double r;
+    if (std::isnan(x)) r = std::numeric_limits<double>::quiet_NaN();
+    else if (x == 0) r = q == Quantity::value ? x : 0.5;
+    else if (x > 0) r = q == Quantity::value ? kInf : 1.0;
+    else r = -0.0;
+    out.rn = out.rd = out.ru = out.hi = r;
+    out.lo = 0;
+    out.scale = 0;
+    out.floor_log2 = r == 0.5 ? -1 : 0;  // enclose(): 0 when not a regular number
+    return true;
+  }
+  bool done = false;
+  const bool ok = closed_form(form, q, fmt, x, out, done);
+  if (done) return ok;
+  return form == Form::tanh ? tanh_form(q, fmt, x, out) : erf_form(q, fmt, x, out);
+}
+
+}  // namespace fast
+
+namespace testing {
+ScopedFastPathPerturbation::ScopedFastPathPerturbation(double rel) : saved_(g_fast_perturbation) {
+  g_fast_perturbation = rel;
+}
+ScopedFastPathPerturbation::~ScopedFastPathPerturbation() { g_fast_perturbation = saved_; }
+}  // namespace testing
+
+}  // namespace gelucheck::ref
