@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "gelucheck/fast_reference.hpp"
 #include "gelucheck/measure.hpp"
 #include "gelucheck/report.hpp"
 
@@ -50,6 +51,7 @@ std::vector<Row> campaign(Format fmt, const std::vector<double>& xs, bool exhaus
 // (Stats::mean_ulp and rms_ulp hold sums until stats_finish); plot_bin: the Row::plot_envelope bin
 // of x in [kPlotLo, kPlotHi].
 unsigned char measure_flags(double r, const Error& e, const ref::Enclosure& y, Format fmt);
+unsigned char measure_flags(double r, const Error& e, const ref::Rounded& y, Format fmt);
 void fold(Row& row, const Claim& framework, double x, double got, double want, const Error& e,
           unsigned char flags, Format fmt);
 void stats_finish(Stats& s);

@@ -175,11 +175,12 @@ TEST_F(Exhaustive, MpirunOverTwoRanksGivesTheReportOfOneProcess) {
 }
 
 TEST_F(Exhaustive, AnInterruptedSweepResumesFromItsCheckpoint) {
-  // Three blocks of 2^16 inputs (positive subnormals) on one thread, a checkpoint at every look
-  // (five times a second); the run stalls (cleanup::test_stall) once a checkpoint holding some
-  // block is on disk, and is stopped there by SIGTERM.
+  // 32 blocks of 2^16 inputs (positive subnormals and the least normals: about a second) on one
+  // thread, a checkpoint at every look (five times a second); the run stalls there
+  // (cleanup::test_stall) once a checkpoint holding some block is on disk, and is stopped by
+  // SIGTERM.
   const std::string args = "check accurate --exhaustive --functions erf.value --threads 1 "
-                           "--checkpoint-every 0 --range 0x00000000:0x00030000 --out one";
+                           "--checkpoint-every 0 --range 0x00000000:0x00200000 --out one";
   const fs::path cp = dir_ / ".one.checkpoint" / "checkpoint-1-of-1.json";
   const pid_t pid = fork();
   ASSERT_GE(pid, 0);
@@ -202,7 +203,9 @@ TEST_F(Exhaustive, AnInterruptedSweepResumesFromItsCheckpoint) {
   ASSERT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == SIGTERM);
   ASSERT_TRUE(fs::exists(cp));
   const json state = json::parse(slurp(cp));
+  // Some blocks done, not all: the resumed run has work left.
   EXPECT_GT(state["inputs"].get<std::uint64_t>(), 0u);
+  EXPECT_LT(state["inputs"].get<std::uint64_t>(), 0x200000u);
   EXPECT_FALSE(fs::exists(dir_ / "one"));
 
   const Outcome resumed = run(args);
@@ -228,6 +231,24 @@ TEST_F(Exhaustive, UsageErrors) {
   EXPECT_NE(r.err.find("not a checkpoint of gelucheck's"), std::string::npos) << r.err;
   EXPECT_TRUE(fs::is_empty(dir_ / ".x.checkpoint"));
   EXPECT_FALSE(fs::exists(dir_ / "x"));
+}
+
+// The long tier (ctest -L long): the same library over ALL of binary32 — the one wrong input
+// found among 4,278,190,082, named in hex, and nothing else.
+class ExhaustiveLong : public Exhaustive {};
+TEST_F(ExhaustiveLong, TheOneWrongInputAmongAllOfBinary32) {
+  const Outcome r = run(std::string("check lib:") + ONE_BAD_LIB +
+                        " --exhaustive --functions erf.value --claim faithful --gate --out rep");
+  ASSERT_EQ(r.code, 4) << r.out << r.err;
+  EXPECT_NE(r.err.find("x = 0x1.19999ap+0"), std::string::npos) << r.err;
+  const json j = report("rep");
+  EXPECT_TRUE(j["exhaustive"]["all_of_binary32"].get<bool>());
+  const json& f = j["exhaustive"]["functions"][0];
+  EXPECT_EQ(f["inputs"].get<std::uint64_t>(), 4278190082u);  // 2^32 - 2·(2^23 - 1) NaN patterns
+  EXPECT_EQ(f["failing"].get<std::uint64_t>(), 1u);
+  ASSERT_EQ(f["failures"].size(), 1u);
+  EXPECT_EQ(f["failures"][0]["x"], "0x1.19999ap+0");
+  EXPECT_EQ(f["failures"][0]["bits"], "0x3f8ccccd");
 }
 
 }  // namespace
