@@ -170,7 +170,7 @@ int run_exhaustive(const report::Options& base, const ExhaustiveArgs& a, const R
   }
   const ex::BitRange part = ex::shard_part(so.range, so.shard);
   if (writes && (base.progress || so.range == ex::BitRange{}))
-    std::fprintf(stderr, "%s: --exhaustive: %llu binary32 inputs (bit patterns %s%s) × %zu "
+    std::fprintf(stderr, "%s: %llu binary32 inputs (bit patterns %s%s) × %zu "
                  "function(s) on %u thread(s)%s; a checkpoint every %.0f s in %s (SIGINT stops, "
                  "the same command resumes)\n",
                  who.c_str(), static_cast<unsigned long long>(ex::count_inputs(part)),
