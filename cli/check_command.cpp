@@ -1,12 +1,14 @@
 // `gelucheck check SPEC [--claim C]... [--formats f64,f32,bf16,f16] [--functions F,...]
-//   [--out DIR] [--gate] [--junit FILE] [--seed S]` (a contract, docs/cli.md, docs/subjects.md):
+//   [--out DIR] [--gate] [--junit FILE] [--seed S] [--exhaustive [--range LO:HI] [--shard K/N]
+//   [--failures N] [--restart] [--checkpoint-every S]]` (a contract, docs/cli.md, docs/subjects.md):
 // everything gelucheck knows how to check, on one subject — the accuracy campaign (binary64 and
 // binary32 sampled, bfloat16 and binary16 exhaustively), the property suite, the findings of the
 // harness (crashes, hangs, writes into inputs) — written as a report like `gelucheck report`'s.
 //
 // The subject is held to --claim; without it, to what it claims of itself; a subject that claims
 // nothing is held to what every framework's own tests demand (Claim::framework_default). Accuracy
-// is always measured; only --gate turns a broken claim into exit 4.
+// is always measured; only --gate turns a broken claim into exit 4. --exhaustive measures every
+// binary32 input instead (cli/exhaustive_command.cpp).
 #include <string>
 #include <vector>
 
@@ -25,6 +27,8 @@ struct CheckArgs {
   std::string out = "gelucheck-check";
   std::string junit;
   bool gate = false;
+  bool exhaustive = false;
+  ExhaustiveArgs ex;
 };
 
 int usage(const std::string& msg) {
@@ -60,6 +64,26 @@ std::function<int()> add_check_command(CLI::App& app) {
   sub->add_flag("--gate", args->gate,
                 "Exit 4 when a claim breaks, a property fails, or the subject crashed, hung or "
                 "wrote into its inputs");
+  sub->add_flag("--exhaustive", args->exhaustive,
+                "Every binary32 input (all 2^32 bit patterns but the NaNs) of the --functions, "
+                "instead of the sampled campaign and the property suite; resumes from its "
+                "checkpoint beside --out when interrupted (docs/cli.md, \"Exhaustive binary32\")");
+  sub->add_option("--range", args->ex.range,
+                  "--exhaustive over the bit patterns [LO, HI) only (LO:HI, decimal or 0x-hex), "
+                  "for tests and for a look at one region");
+  sub->add_option("--shard", args->ex.shard,
+                  "--exhaustive: run part K of N (K/N, 1 <= K <= N) and write --out/shard.json; "
+                  "`gelucheck merge` makes the report of all N");
+  sub->add_option("--failures", args->ex.cap,
+                  "--exhaustive: failing inputs listed per function (the counts are complete)")
+      ->capture_default_str()
+      ->check(CLI::Range(std::size_t{0}, std::size_t{100000000}));
+  sub->add_flag("--restart", args->ex.restart,
+                "--exhaustive: discard the checkpoint of an interrupted sweep and start afresh");
+  sub->add_option("--checkpoint-every", args->ex.checkpoint_seconds,
+                  "--exhaustive: seconds between checkpoints")
+      ->capture_default_str()
+      ->check(CLI::Range(0.0, 86400.0));
   auto apply = add_campaign_options(sub);
 
   return [args, apply]() -> int {
@@ -82,6 +106,12 @@ std::function<int()> add_check_command(CLI::App& app) {
     opt.default_to_framework_claim = true;
     opt.gate_every_subject = true;
     opt.command = "gelucheck check " + spec;
+    if (args->exhaustive) {
+      opt.command += " --exhaustive";
+      return run_exhaustive(opt, args->ex, {args->out, args->junit, args->gate});
+    }
+    if (!args->ex.range.empty() || !args->ex.shard.empty())
+      return usage("--range and --shard need --exhaustive");
     return run_report(opt, {args->out, args->junit, args->gate});
   };
 }

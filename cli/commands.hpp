@@ -1,11 +1,15 @@
 // The subcommands of `gelucheck`, one file each; main.cpp registers them with CLI11.
 #pragma once
 #include <CLI/CLI.hpp>
+#include <cstddef>
+#include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
 
 namespace gelucheck::report {
 struct Options;
+struct Report;
 }
 
 namespace gelucheck::cli {
@@ -14,6 +18,7 @@ namespace gelucheck::cli {
 std::function<int()> add_eval_command(CLI::App& app);    // cli/eval_command.cpp
 std::function<int()> add_report_command(CLI::App& app);  // cli/report_command.cpp
 std::function<int()> add_check_command(CLI::App& app);   // cli/check_command.cpp
+std::function<int()> add_merge_command(CLI::App& app);   // cli/merge_command.cpp
 
 // report and check: run, write, print the verdict; the exit code (cli/run_report.cpp).
 struct RunTargets {
@@ -22,8 +27,22 @@ struct RunTargets {
   bool gate = false;
 };
 int run_report(const report::Options& opt, const RunTargets& t);
+// The second half of run_report, for a report made otherwise (check --exhaustive, merge): writes
+// it (and the JUnit XML), prints the verdict, returns the exit code.
+int finish_report(const report::Report& rep, const RunTargets& t);
+
+// check --exhaustive (cli/exhaustive_command.cpp): the sweep's own options.
+struct ExhaustiveArgs {
+  std::string range;  // --range LO:HI (bit patterns); empty: all of binary32
+  std::string shard;  // --shard K/N; empty: the whole range
+  std::size_t cap = 1000;           // --failures
+  bool restart = false;             // --restart
+  double checkpoint_seconds = 60;   // --checkpoint-every
+};
+int run_exhaustive(const report::Options& opt, const ExhaustiveArgs& a, const RunTargets& t);
 
 // Options both commands take (seed, points, threads, properties, plots, quiet), added to `sub`
 // and applied to `opt` by the returned function (which returns a usage message or "").
 std::function<std::string(report::Options&)> add_campaign_options(CLI::App* sub);
+
 }  // namespace gelucheck::cli

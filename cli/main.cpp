@@ -14,6 +14,7 @@
 #include "commands.hpp"
 #include "exit_codes.hpp"
 #include "gelucheck/cleanup.hpp"
+#include "mpi_ranks.hpp"
 
 namespace {
 // Flushes both stdout views (iostream, used by CLI11's help, and stdio); false, with a message on
@@ -28,7 +29,21 @@ bool stdout_written() {
 }
 }  // namespace
 
+namespace {
+int run(int argc, char** argv);
+}
+
 int main(int argc, char** argv) {
+  // Under mpirun (a GELUCHECK_MPI build) every rank runs the same command; check --exhaustive
+  // splits its range over them (cli/exhaustive_command.cpp). Otherwise nothing.
+  gelucheck::cli::mpi::init(&argc, &argv);
+  const int rc = run(argc, argv);
+  gelucheck::cli::mpi::finalize();
+  return rc;
+}
+
+namespace {
+int run(int argc, char** argv) {
   namespace cli = gelucheck::cli;
   // SIGINT/SIGTERM/SIGHUP end every child and remove every temporary path (cleanup.hpp).
   gelucheck::cleanup::install();
@@ -42,7 +57,8 @@ int main(int argc, char** argv) {
 
   // Each add_* call appends one subcommand; remember which action belongs to which.
   std::vector<std::pair<CLI::App*, std::function<int()>>> commands;
-  for (auto add : {cli::add_eval_command, cli::add_report_command, cli::add_check_command}) {
+  for (auto add : {cli::add_eval_command, cli::add_report_command, cli::add_check_command,
+                   cli::add_merge_command}) {
     auto action = add(app);
     commands.emplace_back(app.get_subcommands([](CLI::App*) { return true; }).back(),
                           std::move(action));
@@ -93,3 +109,4 @@ int main(int argc, char** argv) {
   if (rc == cli::kExitOk && !stdout_written()) return cli::kExitFailure;
   return rc;
 }
+}  // namespace

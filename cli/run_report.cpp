@@ -56,6 +56,16 @@ int run_report(const report::Options& opt, const RunTargets& t) {
   } catch (const subject::SpecError& e) {
     return say(e, e.kind == subject::SpecError::Kind::usage ? kExitUsage : kExitFailure);
   }
+  return finish_report(rep, t);
+}
+
+int finish_report(const report::Report& rep, const RunTargets& t) {
+  const report::Options& opt = rep.options;
+  const char* who = opt.command.c_str();
+  auto say = [who](const std::exception& e, int rc) {
+    std::fprintf(stderr, "%s: %s\n", who, e.what());
+    return rc;
+  };
   try {
     for (const std::string& note : report::write(rep, t.out))
       std::fprintf(stderr, "%s: %s\n", who, note.c_str());

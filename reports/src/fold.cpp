@@ -78,6 +78,23 @@ unsigned char measure_flags(double r, const Error& e, const ref::Enclosure& y, F
   return f;
 }
 
+// The same facts from the fast reference's result (gelucheck/fast_reference.hpp): y.hi + y.lo
+// carries f(x) to 2^-70 relative, so that is the resolution below which |r - y| cannot be told
+// from 0; the rest as above (Rounded is always decided).
+unsigned char measure_flags(double r, const Error& e, const ref::Rounded& y, Format fmt) {
+  unsigned char f = 0;
+  if (std::isnan(y.hi) || std::isinf(y.hi)) return 0;
+  const bool y_zero = y.hi == 0 && y.lo == 0;
+  // 2^-70 |f(x)|, rounded up (one more ulp of the double is ample); 0 for a zero f(x), whose
+  // result r is then judged exactly.
+  const double hw = y_zero || y.scale < -1000 ? 0
+                    : std::nextafter(std::ldexp(std::fabs(y.hi) + std::fabs(y.lo),
+                                                static_cast<int>(y.scale) - 70), kInf);
+  if (std::isfinite(e.abs) && e.abs <= hw) f |= kAbsBelowResolution;
+  if (!y_zero && y.floor_log2 < info(fmt).emin && (r == y.rd || r == y.ru)) f |= kSubnormalFaithful;
+  return f;
+}
+
 void stats_finish(Stats& s) {
   if (s.finite) {
     s.mean_ulp /= static_cast<double>(s.finite);

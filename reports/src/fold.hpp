@@ -1,10 +1,11 @@
-// How the campaign (campaign.cpp) folds each measured result into its row (fold.cpp): the
+// How the campaign (campaign.cpp) and the exhaustive sweep (exhaustive.cpp) fold each measured result into its row (fold.cpp): the
 // per-region statistics, the histogram, the plot envelope, the claim's first break. Internal to
 // reports/src.
 #pragma once
 
 #include <cstddef>
 
+#include "gelucheck/fast_reference.hpp"
 #include "gelucheck/measure.hpp"
 #include "gelucheck/reference.hpp"
 #include "gelucheck/report.hpp"
@@ -16,6 +17,8 @@ inline constexpr unsigned char kAbsBelowResolution = 1;  // |r - midpoint| <= th
 inline constexpr unsigned char kSubnormalFaithful = 2;   // |y| < least normal, r faithful (incl. ±0)
 
 unsigned char measure_flags(double r, const Error& e, const ref::Enclosure& y, Format fmt);
+// The same facts from the fast reference's result (the exhaustive sweep, exhaustive.cpp).
+unsigned char measure_flags(double r, const Error& e, const ref::Rounded& y, Format fmt);
 
 // The mean and RMS from the sums fold() kept, once every point is in.
 void stats_finish(Stats& s);

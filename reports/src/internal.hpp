@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include "gelucheck/fast_reference.hpp"
+#include "gelucheck/measure.hpp"
 #include "gelucheck/report.hpp"
 
 namespace gelucheck::report {
@@ -43,6 +45,15 @@ std::vector<Row> campaign(Format fmt, const std::vector<double>& xs, bool exhaus
                           std::vector<std::unique_ptr<subject::Subject>>& subs,
                           std::vector<SubjectResult>& results, const Options& opt,
                           const Progress& progress);
+// The subject as a report shows it, opened from `spec`: what it says it is and provides, and the
+// claims it is held to under `opt` (its own, the framework default, --claim), and whether it is
+// gated (report.cpp).
+SubjectResult describe_subject(const subject::Subject& s, const std::string& spec,
+                               const Options& opt);
+
+// "2026-12-01T13:19:42Z", now (a report's started_utc).
+std::string utc_now();
+
 Gap tanh_erf_gap(const Options& opt, const Progress& progress);
 // Runs the property suite (unless Options say not to) on the subject `spec` held to `claims`
 // (ClaimSet items; empty: its own), in a scratch directory of its own, removed afterwards.

@@ -216,6 +216,7 @@ json to_json(const Report& r) {
   for (Region g : kRegions) j["regions"].push_back({{"key", region_key(g)}, {"name", region_name(g)}});
   j["accuracy"] = json::array();
   for (const Row& row : r.rows) j["accuracy"].push_back(row_json(row, r));
+  if (!r.exhaustive.is_null()) j["exhaustive"] = r.exhaustive;
   j["gap"] = {{"value", gap_json(r.gap.value)},
               {"derivative", gap_json(r.gap.derivative)},
               {"curve", {{"lo", r.gap.curve_lo}, {"hi", r.gap.curve_hi},

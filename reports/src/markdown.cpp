@@ -94,16 +94,74 @@ std::string verdict(const json& row) {
 
 }  // namespace
 
+namespace {
+
+// check --exhaustive's own section: per function the failing count per region and the failing
+// inputs (up to the cap), each in hex with the correctly rounded value and the result.
+std::string exhaustive_section(const json& ex, const json& regions) {
+  std::ostringstream o;
+  o << "\n## Exhaustive binary32\n\n"
+    << "Every non-NaN binary32 bit pattern in [" << ex["range"]["lo"].get<std::string>() << ", "
+    << ex["range"]["hi"].get<std::string>() << ")" << (ex["all_of_binary32"].get<bool>() ? " (all of binary32)" : "")
+    << ": " << ex["inputs"].get<std::uint64_t>() << " inputs (" << ex["nan_patterns_skipped"].get<std::uint64_t>()
+    << " NaN patterns skipped), against " << ex["reference"].get<std::string>() << " ("
+    << ex["reference_fast"].get<std::uint64_t>() << " results by its fast path, "
+    << ex["reference_fallback"].get<std::uint64_t>() << " by MPFR). An input fails when its result "
+    << "breaks the claim.\n\n";
+  o << "function | claim | inputs | failing";
+  for (const auto& g : regions)
+    if (g["key"] != "overall") o << " | " << cell(g["name"].get<std::string>());
+  o << "\n---|---|---:|---:";
+  for (const auto& g : regions)
+    if (g["key"] != "overall") o << "|---:";
+  o << "\n";
+  for (const auto& f : ex["functions"]) {
+    o << f["function"].get<std::string>() << " | " << cell(f["claim"].get<std::string>()) << " | "
+      << f["inputs"].get<std::uint64_t>() << " | " << f["failing"].get<std::uint64_t>();
+    for (const auto& g : regions)
+      if (g["key"] != "overall")
+        o << " | " << f["failing_by_region"][g["key"].get<std::string>()].get<std::uint64_t>();
+    o << "\n";
+  }
+  for (const auto& f : ex["functions"]) {
+    if (f["failures"].empty()) continue;
+    o << "\n### Failing inputs of " << f["function"].get<std::string>()
+      << (f["failures_truncated"].get<bool>()
+              ? " (the first " + std::to_string(f["failures"].size()) + " of " +
+                    std::to_string(f["failing"].get<std::uint64_t>()) + ", in bit-pattern order; --failures N lists more)"
+              : "")
+      << "\n\nx | bits | region | expected (correctly rounded) | got | ulp\n---|---|---|---|---|---:\n";
+    for (const auto& x : f["failures"])
+      o << "`" << x["x"].get<std::string>() << "` | `" << x["bits"].get<std::string>() << "` | "
+        << x["region"].get<std::string>() << " | `" << x["expected"].get<std::string>() << "` | `"
+        << x["got"].get<std::string>() << "` | " << fmt_ulp(x["ulp"]) << "\n";
+  }
+  return o.str();
+}
+
+}  // namespace
+
 std::string to_markdown(const json& j) {
   std::ostringstream o;
   const json& cfg = j["config"];
   o << "# gelucheck accuracy report\n\n";
   std::string subjects;
   for (const auto& sj : j["subjects"]) subjects += (subjects.empty() ? "`" : ", `") + sj["spec"].get<std::string>() + "`";
-  o << "Made by `" << cfg["command"].get<std::string>() << "` (seed " << cfg["seed"].get<std::uint64_t>()
-    << ", " << cfg["points"].get<std::size_t>() << " points per sampled format"
-    << (cfg["properties"].get<bool>() ? "" : ", `--no-properties`")
-    << (cfg["plots"].get<bool>() ? "" : ", `--no-plots`") << ") on " << j["run"]["started_utc"].get<std::string>()
+  const json* ex = j.contains("exhaustive") ? &j["exhaustive"] : nullptr;
+  o << "Made by `" << cfg["command"].get<std::string>() << "` (";
+  if (ex)
+    o << "exhaustive: " << ((*ex)["all_of_binary32"].get<bool>()
+                                ? "every binary32 input"
+                                : "every binary32 input of the bit patterns [" +
+                                      (*ex)["range"]["lo"].get<std::string>() + ", " +
+                                      (*ex)["range"]["hi"].get<std::string>() + ")")
+      << ", " << (*ex)["inputs"].get<std::uint64_t>() << " inputs; no sampled campaign, no "
+      << "property suite, no plots";
+  else
+    o << "seed " << cfg["seed"].get<std::uint64_t>() << ", " << cfg["points"].get<std::size_t>()
+      << " points per sampled format" << (cfg["properties"].get<bool>() ? "" : ", `--no-properties`")
+      << (cfg["plots"].get<bool>() ? "" : ", `--no-plots`");
+  o << ") on " << j["run"]["started_utc"].get<std::string>()
     << ", measuring " << subjects << ". Machine-readable twin: `report.json` (schema `" << j["schema"].get<std::string>()
     << "`, documented in the repository's `docs/report.md`, which also says how to read every "
        "column).\n\n";
@@ -268,23 +326,27 @@ std::string to_markdown(const json& j) {
     }
   }
 
+  if (ex) o << exhaustive_section(*ex, j["regions"]);
+
   const json& gap = j["gap"];
-  o << "\n## The tanh–erf gap\n\n"
-    << "g(x) = tanh form − erf form, exact (MPFR), sampled at " << gap["curve"]["points"].get<std::size_t>()
-    << " points over [" << fmt_num(gap["curve"]["lo"]) << ", " << fmt_num(gap["curve"]["hi"])
-    << "] and refined by golden-section search. The value gap is even in x, the derivative gap "
-       "odd, so the sup is reached at ±|x|.\n\n"
-    << "quantity | sup \\|g\\| | at \\|x\\| | g there | certified sup over all reals "
-       "(docs/lean.md), at \\|x\\|\n---|---:|---:|---:|---\n";
-  for (const char* q : {"value", "derivative"}) {
-    const json c = gap[q].value("certified", json::object());
-    o << q << " | " << gap[q]["sup_decimal"].get<std::string>() << " | "
-      << fmt_num(gap[q]["at_abs_x"], 17) << " (`" << gap[q]["at_abs_x_hex"].get<std::string>()
-      << "`) | " << fmt_num(gap[q]["gap_at"], 17) << " | "
-      << (c.contains("lo") ? "[" + c["lo"].get<std::string>() + ", " + c["hi"].get<std::string>() +
-                                 "] at `" + c["at_abs_x_hex"].get<std::string>() + "`"
-                           : std::string("–"))
-      << "\n";
+  if (!ex) {
+    o << "\n## The tanh–erf gap\n\n"
+      << "g(x) = tanh form − erf form, exact (MPFR), sampled at " << gap["curve"]["points"].get<std::size_t>()
+      << " points over [" << fmt_num(gap["curve"]["lo"]) << ", " << fmt_num(gap["curve"]["hi"])
+      << "] and refined by golden-section search. The value gap is even in x, the derivative gap "
+         "odd, so the sup is reached at ±|x|.\n\n"
+      << "quantity | sup \\|g\\| | at \\|x\\| | g there | certified sup over all reals "
+         "(docs/lean.md), at \\|x\\|\n---|---:|---:|---:|---\n";
+    for (const char* q : {"value", "derivative"}) {
+      const json c = gap[q].value("certified", json::object());
+      o << q << " | " << gap[q]["sup_decimal"].get<std::string>() << " | "
+        << fmt_num(gap[q]["at_abs_x"], 17) << " (`" << gap[q]["at_abs_x_hex"].get<std::string>()
+        << "`) | " << fmt_num(gap[q]["gap_at"], 17) << " | "
+        << (c.contains("lo") ? "[" + c["lo"].get<std::string>() + ", " + c["hi"].get<std::string>() +
+                                   "] at `" + c["at_abs_x_hex"].get<std::string>() + "`"
+                             : std::string("–"))
+        << "\n";
+    }
   }
 
   o << "\n## Properties\n";
@@ -330,16 +392,23 @@ std::string to_markdown(const json& j) {
     o << "![" << n << "](" << n << ")\n\n";
   }
 
-  o << "\n## Inputs\n\n"
-    << "binary16 and bfloat16: every value (exhaustive).\n\n"
-    << "format | random bit patterns | grid over [-40, 10] | hard points | specials | total\n"
-    << "---|---:|---:|---:|---:|---:\n";
-  for (const char* f : {"binary64", "binary32", "bfloat16", "binary16"}) {
-    const json& c = j["inputs"][f];
-    if (c["total"].get<std::size_t>() == 0) continue;
-    o << f << " | " << c["random"].get<std::size_t>() << " | " << c["grid"].get<std::size_t>()
-      << " | " << c["hard"].get<std::size_t>() << " | " << c["special"].get<std::size_t>() << " | "
-      << c["total"].get<std::size_t>() << "\n";
+  o << "\n## Inputs\n\n";
+  if (ex)
+    o << "binary32: every non-NaN bit pattern of [" << (*ex)["range"]["lo"].get<std::string>() << ", "
+      << (*ex)["range"]["hi"].get<std::string>() << ") (exhaustive), "
+      << (*ex)["inputs"].get<std::uint64_t>() << " inputs per function.\n\n";
+  else
+    o << "binary16 and bfloat16: every value (exhaustive).\n\n";
+  if (!ex) {
+    o << "format | random bit patterns | grid over [-40, 10] | hard points | specials | total\n"
+      << "---|---:|---:|---:|---:|---:\n";
+    for (const char* f : {"binary64", "binary32", "bfloat16", "binary16"}) {
+      const json& c = j["inputs"][f];
+      if (c["total"].get<std::size_t>() == 0) continue;
+      o << f << " | " << c["random"].get<std::size_t>() << " | " << c["grid"].get<std::size_t>()
+        << " | " << c["hard"].get<std::size_t>() << " | " << c["special"].get<std::size_t>() << " | "
+        << c["total"].get<std::size_t>() << "\n";
+  }
   }
   const json& sec = j["run"]["seconds"];
   o << "\nRun time: campaign " << fmt_num(sec["campaign"], 1, true) << " s, gap "

@@ -17,15 +17,6 @@ double seconds_since(std::chrono::steady_clock::time_point t0) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
 
-std::string utc_now() {
-  const std::time_t t = std::time(nullptr);
-  std::tm tm{};
-  gmtime_r(&t, &tm);
-  char buf[32];
-  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
-  return buf;
-}
-
 // A strict weak order on doubles that keeps -0 before +0 and NaNs last (for sorting recorded
 // inputs); no wider type needed, so no dependence on what long double is.
 bool bits_before(double a, double b) {
@@ -35,6 +26,15 @@ bool bits_before(double a, double b) {
 }
 
 }  // namespace
+
+std::string utc_now() {
+  const std::time_t t = std::time(nullptr);
+  std::tm tm{};
+  gmtime_r(&t, &tm);
+  char buf[32];
+  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
+  return buf;
+}
 
 const Properties& Report::properties() const {
   static const Properties none;
@@ -83,6 +83,44 @@ Estimate estimate(const Options& opt) {
   return e;
 }
 
+SubjectResult describe_subject(const subject::Subject& s, const std::string& spec,
+                               const Options& opt) {
+  SubjectResult sr;
+  sr.spec = spec;
+  sr.description = s.describe();
+  const subject::Capabilities caps = s.capabilities();
+  for (const subject::Op& op : caps.ops) sr.provides.push_back(subject::op_name(op));
+  sr.strided = caps.strided;
+  sr.fresh_evaluations = caps.fresh_evaluations;
+  // The claims: the subject's own; with check's default, every (function, format) it leaves
+  // unclaimed is held to what every framework's own tests demand (so a built-in claiming
+  // binary64 and binary32 only is held to it in the 16-bit formats); then the --claim items on
+  // top (`--claim none` says "measure only" explicitly).
+  sr.claims = s.claims();
+  const bool claims_itself = sr.claims.any();
+  sr.claims_source = claims_itself ? "its own" : "none";
+  if (opt.default_to_framework_claim) {
+    bool filled = false;
+    for (const subject::Function& fn : subject::all_functions)
+      for (Format fmt : all_formats)
+        if (!sr.claims.get(fn, fmt).claims_anything()) {
+          sr.claims.set(fn, fmt, Claim::framework_default(fmt));
+          filled = true;
+        }
+    if (filled)
+      sr.claims_source = sr.claims_source == "none" ? "framework default"
+                                                    : "its own, framework default elsewhere";
+  }
+  if (!opt.claims.empty()) {
+    for (const std::string& item : opt.claims) sr.claims.apply(item);
+    sr.claims_source = "--claim";
+  }
+  // check gates its one subject; report only those that claim something themselves (peers are
+  // measured against the framework default, and their breaks are findings, not a red gate).
+  sr.gated = sr.claims.any() && (opt.gate_every_subject || claims_itself || !opt.claims.empty());
+  return sr;
+}
+
 Report run(const Options& opt) {
   if (opt.points < kMinPoints || opt.points > kMaxPoints)
     throw std::invalid_argument("points must be in [" + std::to_string(kMinPoints) + ", " +
@@ -100,41 +138,7 @@ Report run(const Options& opt) {
   oo.call_timeout_seconds = opt.call_timeout_seconds;
   for (const std::string& spec : opt.subjects) {
     subs.push_back(subject::open(spec, oo));  // SpecError: the caller's message, no report
-    const subject::Subject& s = *subs.back();
-    SubjectResult sr;
-    sr.spec = spec;
-    sr.description = s.describe();
-    const subject::Capabilities caps = s.capabilities();
-    for (const subject::Op& op : caps.ops) sr.provides.push_back(subject::op_name(op));
-    sr.strided = caps.strided;
-    sr.fresh_evaluations = caps.fresh_evaluations;
-    // The claims: the subject's own; with check's default, every (function, format) it leaves
-    // unclaimed is held to what every framework's own tests demand (so a built-in claiming
-    // binary64 and binary32 only is held to it in the 16-bit formats); then the --claim items on
-    // top (`--claim none` says "measure only" explicitly).
-    sr.claims = s.claims();
-    const bool claims_itself = sr.claims.any();
-    sr.claims_source = claims_itself ? "its own" : "none";
-    if (opt.default_to_framework_claim) {
-      bool filled = false;
-      for (const subject::Function& fn : subject::all_functions)
-        for (Format fmt : all_formats)
-          if (!sr.claims.get(fn, fmt).claims_anything()) {
-            sr.claims.set(fn, fmt, Claim::framework_default(fmt));
-            filled = true;
-          }
-      if (filled)
-        sr.claims_source = sr.claims_source == "none" ? "framework default"
-                                                      : "its own, framework default elsewhere";
-    }
-    if (!opt.claims.empty()) {
-      for (const std::string& item : opt.claims) sr.claims.apply(item);
-      sr.claims_source = "--claim";
-    }
-    // check gates its one subject; report only those that claim something themselves (peers are
-    // measured against the framework default, and their breaks are findings, not a red gate).
-    sr.gated = sr.claims.any() && (opt.gate_every_subject || claims_itself || !opt.claims.empty());
-    r.subjects.push_back(std::move(sr));
+    r.subjects.push_back(describe_subject(*subs.back(), spec, opt));
   }
 
   auto t0 = std::chrono::steady_clock::now();

@@ -251,6 +251,9 @@ struct Report {
   std::vector<std::string> gate_failures;  // claims broken, properties failed or not run
   double seconds_campaign = 0, seconds_gap = 0, seconds_properties = 0;
   std::string started_utc;
+  // `check --exhaustive` only (gelucheck/exhaustive.hpp): the sweep's own section of report.json
+  // ("exhaustive": range, failing inputs, failing counts per region); null otherwise.
+  nlohmann::ordered_json exhaustive;
 };
 
 // The Lean GeluForm theorems (docs/properties.md, "The Lean theorems"), full names.
