@@ -45,6 +45,7 @@ set(GELUCHECK_PUBLIC_HEADERS
     reference/include/gelucheck/reference.hpp
     reference/include/gelucheck/measure.hpp
     reference/include/gelucheck/mpfr.hpp
+    reference/include/gelucheck/fast_reference.hpp
     subjects/include/gelucheck/subject_abi.h)
 if(GELUCHECK_WITH_LIBRARY)
   list(APPEND GELUCHECK_PUBLIC_HEADERS src/include/gelucheck/gelu.hpp

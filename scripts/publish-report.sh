@@ -21,6 +21,8 @@ md="$root/reports/latest/report.md"
   echo "<!-- report-summary:begin (written by scripts/publish-report.sh from reports/latest/report.md) -->"
   grep -m1 '^Made by' "$md" | sed 's/ Machine-readable twin.*//; s/^Made by/Figures from/'
   echo
+  grep -m1 '^Provenance:' "$md" || true
+  echo
   awk '
     /^## At a glance/ { on = 1; next }
     on && /^## / { exit }
