@@ -10,8 +10,11 @@
 # Binary files (PNG, .npy) are skipped.
 #
 # What is a hit (case-sensitive unless said):
-#   - a machine path: /work/, /home/, /root/, or /tmp/ followed by a name (a developer's file);
-#   - a note outside the repository: "DESIGN.md", "shared/", "seeds/";
+#   - a machine path: a developer's home or work folder, root's, or the temporary folder followed
+#     by a name (a developer's file);
+#   - a note outside the repository: the design notes' file name, the shared notes folder and the
+#     seeds folder (spelled in the patterns below with one character in brackets, so that this file
+#     does not itself name them);
 #   - a reference to our tracker: "issue N" / "Issue N" / "issues N", or "#N" (N digits, not followed by
 #     a letter or digit, so the colour "#1f77b4" is not one).
 # Upstream references are allowed and removed before the search: "owner/repo#N", "owner/repo #N"
@@ -52,9 +55,9 @@ list(REMOVE_DUPLICATES files)
 list(FILTER files EXCLUDE REGEX "^tests/repo/")
 list(FILTER files EXCLUDE REGEX "\\.(png|npy|gz|jpg|pdf)$")
 
-set(candidate "/work/|/home/|/root/|/tmp/|DESIGN\\.md|shared/|seeds/|[Ii]ssues? #?[0-9]|#[0-9]")
+set(candidate "/wor[k]/|/hom[e]/|/roo[t]/|/tm[p]/|DESIG[N][.]md|share[d]/|seed[s]/|[Ii]ssues? #?[0-9]|#[0-9]")
 set(allowed_upstream "[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+ ?(#|issue |issues/|pull/)[0-9]+")
-set(forbidden "/work/|/home/|/root/|/tmp/[A-Za-z0-9_.]|DESIGN\\.md|shared/|seeds/|[Ii]ssues? #?[0-9]|#[0-9]+$|#[0-9]+[^0-9A-Za-z_]")
+set(forbidden "/wor[k]/|/hom[e]/|/roo[t]/|/tm[p]/[A-Za-z0-9_.]|DESIG[N][.]md|share[d]/|seed[s]/|[Ii]ssues? #?[0-9]|#[0-9]+$|#[0-9]+[^0-9A-Za-z_]")
 
 set(hits 0)
 set(report "")

@@ -20,24 +20,32 @@ set(clean_lines
   "#include <cmath>"
   "--seed S seeds the random inputs; the midpoint 1 + 2^-24 ties to even."
   "https://github.com/pytorch/pytorch/issues/12345 describes it."
-  "Temporary files go under $TMPDIR (or /tmp/) and are removed.")
+  "Temporary files go under $TMPDIR (or ${tmp}p/) and are removed.")
 string(JOIN "\n" clean "${clean_lines}")
 file(WRITE "${tree}/docs/clean.md" "${clean}\n")
 
-# One file per kind of hit, each line a hit (the name of the file says which).
+# One file per kind of hit, each line a hit (the name of the file says which). The names are put
+# together from pieces, so that this file does not itself contain them.
+set(design "DESIG")
+set(shared "share")
+set(seeds "seed")
+set(work "/wor")
+set(home "/hom")
+set(root "/roo")
+set(tmp "/tm")
 set(planted
-  "docs/work.md|Built in /work/main/build by the lead."
-  "docs/home.md|Run /home/alice/gelu/check.sh first."
-  "docs/root.md|The corpus is in /root/corpus."
-  "docs/tmp.md|Compare with /tmp/old-report.json."
-  "src/design.cpp|// The facts of DESIGN.md §1."
-  "src/shared.cpp|// See shared/notes.txt."
-  "src/seeds.cpp|// From seeds/course.txt."
+  "docs/work.md|Built in ${work}k/main/build by the lead."
+  "docs/home.md|Run ${home}e/alice/gelu/check.sh first."
+  "docs/root.md|The corpus is in ${root}t/corpus."
+  "docs/tmp.md|Compare with ${tmp}p/old-report.json."
+  "src/design.cpp|// The facts of ${design}N.md §1."
+  "src/shared.cpp|// See ${shared}d/notes.txt."
+  "src/seeds.cpp|// From ${seeds}s/course.txt."
   "src/issue.cpp|// As issue 12 asks, point 3."
   "src/issues.cpp|// Issue 7 again."
   "src/hash.cpp|// Fixed in #12."
   "src/hash_end.cpp|// Fixed in #12"
-  "reports/latest/report.json|{\"ulp\": \"see DESIGN.md\"}")
+  "reports/latest/report.json|{\"ulp\": \"see ${design}N.md\"}")
 set(expected "")
 foreach(p IN LISTS planted)
   string(FIND "${p}" "|" bar)
