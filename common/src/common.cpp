@@ -215,6 +215,14 @@ std::optional<std::uint64_t> to_bits(double x, Format fmt) {
     if (payload == 0) payload = std::uint64_t{1} << (l.fraction - 1);  // else it would be ±inf
     return sign | l.exponent_mask() | payload;
   }
+  if (fmt == Format::binary32) {
+    // The hardware conversion is exact exactly when x is a value of binary32 (it rounds
+    // otherwise, overflowing to ±inf), and keeps ±0 and ±inf: the same result as below, at the
+    // cost of one conversion (the exhaustive sweep encodes every binary32 input).
+    const auto f = static_cast<float>(x);
+    if (static_cast<double>(f) != x) return std::nullopt;
+    return std::bit_cast<std::uint32_t>(f);
+  }
   if (round_to_format(x, fmt) != x) return std::nullopt;  // not a value of fmt
   if (std::isinf(x)) return sign | l.exponent_mask();
   if (x == 0) return sign;
@@ -245,6 +253,8 @@ double from_bits(std::uint64_t b, Format fmt) {
     return std::bit_cast<double>(std::uint64_t{negative} << 63 | (std::uint64_t{0x7ff} << 52) |
                                  fraction << (52 - l.fraction));
   }
+  // Not a NaN: binary32's hardware widening is exact, and cheaper than the scaling below.
+  if (fmt == Format::binary32) return static_cast<double>(std::bit_cast<float>(static_cast<std::uint32_t>(b)));
   // Subnormal (biased 0): fraction·2^(emin-p+1); normal: (2^M + fraction)·2^(e-M), e =
   // biased + emin - 1. Integers below 2^24 times powers of two in range: exact.
   const double magnitude =

@@ -73,8 +73,8 @@ Error measure_with(double r, const Target& y, Format fmt, DistanceFn distance) {
     const bool cr = r == y.rn;  // ±0 compare equal: the sign is counted apart
     const bool faithful = r == y.rd || r == y.ru;
     if (cr) e.ulp = std::min(e.ulp, 0.5);
-    else e.ulp = std::max(e.ulp, std::nextafter(0.5, 1.0));
-    if (faithful) e.ulp = std::min(e.ulp, std::nextafter(1.0, 0.0));
+    else e.ulp = std::max(e.ulp, 0x1.0000000000001p-1);  // the double after 0.5
+    if (faithful) e.ulp = std::min(e.ulp, 0x1.fffffffffffffp-1);  // the double before 1
     else e.ulp = std::max(e.ulp, 1.0);
   }
   return e;
@@ -153,7 +153,7 @@ Error measure(double r, const ref::Rounded& y, Format fmt) {
     const int ue = static_cast<int>(std::clamp(-ulp_exp, -4000L, 4000L));
     if (t.zero) {
       dist.abs = std::fabs(r);
-      dist.ulp = std::ldexp(dist.abs, ue);
+      dist.ulp = ldexp_fast(dist.abs, ue);
       dist.rel = r == 0 ? 0 : kInf;
     } else if (y.scale == 0) {
       // d = r - (hi + lo) in double-double: r - hi exactly by TwoSum, then the error term; the
@@ -166,25 +166,25 @@ Error measure(double r, const ref::Rounded& y, Format fmt) {
       const double ad = std::fabs(dh + dl);
       dist.abs = ad;
       if (ad == 0 && r != y.hi + y.lo) dist.abs = std::numeric_limits<double>::denorm_min();
-      dist.ulp = std::ldexp(ad, ue);
+      dist.ulp = ldexp_fast(ad, ue);
       dist.rel = ad / std::fabs(y.hi + y.lo);
     } else {
       // |y| < 2^-960: r (a value of fmt, 0 or of magnitude >= 2^-1074) and y are compared at
       // double precision; where r == 0 the distance is |y| itself, kept to its scale.
       const int sc = static_cast<int>(std::max(y.scale, -4000L));
       if (r == 0) {
-        dist.abs = std::max(std::ldexp(std::fabs(y.hi), sc),
+        dist.abs = std::max(ldexp_fast(std::fabs(y.hi), sc),
                             std::numeric_limits<double>::denorm_min());
-        dist.ulp = std::ldexp(std::fabs(y.hi + y.lo), static_cast<int>(std::clamp(
+        dist.ulp = ldexp_fast(std::fabs(y.hi + y.lo), static_cast<int>(std::clamp(
                                                           y.scale - ulp_exp, -4000L, 4000L)));
         dist.rel = 1;
       } else {
-        const double yd = std::ldexp(y.hi, sc);
+        const double yd = ldexp_fast(y.hi, sc);
         double ad = std::fabs(r - yd);
         if (ad == 0) ad = std::numeric_limits<double>::denorm_min();
         dist.abs = ad;
-        dist.ulp = std::ldexp(ad, ue);
-        dist.rel = std::ldexp(ad / std::fabs(y.hi), static_cast<int>(std::clamp(-y.scale, -4000L,
+        dist.ulp = ldexp_fast(ad, ue);
+        dist.rel = ldexp_fast(ad / std::fabs(y.hi), static_cast<int>(std::clamp(-y.scale, -4000L,
                                                                                  4000L)));
       }
     }

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <bit>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -322,7 +323,8 @@ void sweep_block(subject::Subject& sub, const BitRange& block, Sweep& b) {
   xs.reserve(block.hi - block.lo);
   for (std::uint64_t p = block.lo; p < block.hi; ++p) {
     if (is_nan_pattern(p)) continue;
-    xs.push_back(from_bits(p, kFmt));
+    // A binary32 pattern's value, as from_bits gives it (non-NaN: the conversion is exact).
+    xs.push_back(static_cast<double>(std::bit_cast<float>(static_cast<std::uint32_t>(p))));
     bits.push_back(static_cast<std::uint32_t>(p));
   }
   b.done = {block};

@@ -88,8 +88,7 @@ unsigned char measure_flags(double r, const Error& e, const ref::Rounded& y, For
   // 2^-70 |f(x)|, rounded up (one more ulp of the double is ample); 0 for a zero f(x), whose
   // result r is then judged exactly.
   const double hw = y_zero || y.scale < -1000 ? 0
-                    : std::nextafter(std::ldexp(std::fabs(y.hi) + std::fabs(y.lo),
-                                                static_cast<int>(y.scale) - 70), kInf);
+                    : std::nextafter(ldexp_fast(std::fabs(y.hi) + std::fabs(y.lo), y.scale - 70), kInf);
   if (std::isfinite(e.abs) && e.abs <= hw) f |= kAbsBelowResolution;
   if (!y_zero && y.floor_log2 < info(fmt).emin && (r == y.rd || r == y.ru)) f |= kSubnormalFaithful;
   return f;

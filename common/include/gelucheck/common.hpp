@@ -2,6 +2,8 @@
 #pragma once
 
 #include <array>
+#include <bit>
+#include <cmath>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -33,6 +35,18 @@ constexpr FormatInfo info(Format f) {
     case Format::bfloat16: return {8, -126, 127};
   }
   return {0, 0, 0};
+}
+
+// 2^k for -1022 <= k <= 1023, from its bits (exact; constexpr).
+constexpr double exact_pow2(int k) {
+  return std::bit_cast<double>(static_cast<std::uint64_t>(k + 1023) << 52);
+}
+// x·2^k, as std::ldexp gives it, without its library call where 2^k is a normal double: one
+// multiplication by an exact power of two rounds once, to the same correctly rounded result
+// (the rounding matters only when the result is subnormal); other k go to std::ldexp.
+inline double ldexp_fast(double x, long k) {
+  if (k >= -1022 && k <= 1023) return x * exact_pow2(static_cast<int>(k));
+  return std::ldexp(x, static_cast<int>(k < -100000 ? -100000 : k > 100000 ? 100000 : k));
 }
 
 std::string_view name(Form f);

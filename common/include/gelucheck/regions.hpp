@@ -11,8 +11,7 @@
 #pragma once
 
 #include <cmath>
-#include <iterator>
-#include <vector>
+#include <cstddef>
 
 #include "gelucheck/common.hpp"
 
@@ -63,20 +62,32 @@ inline Region interval_region(double x) {
          : x <= e[4] ? Region::p1_10
                      : Region::above_10;
 }
-// Nonzero and below the least normal number of fmt.
+// Nonzero and below the least normal number of fmt (2^emin, a normal double for every format).
 inline bool subnormal_in(double x, Format fmt) {
-  return x != 0 && std::fabs(x) < std::ldexp(1.0, info(fmt).emin);
+  return x != 0 && std::fabs(x) < exact_pow2(info(fmt).emin);
 }
+
+// The regions one input belongs to (at most three), held in place: the sweep folds billions of
+// inputs, one heap allocation each would cost more than the fold.
+struct RegionSet {
+  Region items[3];
+  std::size_t count = 0;
+  const Region* begin() const { return items; }
+  const Region* end() const { return items + count; }
+  std::size_t size() const { return count; }
+  Region front() const { return items[0]; }
+  Region operator[](std::size_t i) const { return items[i]; }
+};
 
 // The regions an input of format fmt belongs to: its interval region and `subnormal` (not for
 // NaN), and always `overall`.
-inline std::vector<Region> regions_of(double x, Format fmt) {
-  std::vector<Region> rs;
+inline RegionSet regions_of(double x, Format fmt) {
+  RegionSet rs;
   if (!std::isnan(x)) {
-    rs.push_back(interval_region(x));
-    if (subnormal_in(x, fmt)) rs.push_back(Region::subnormal);
+    rs.items[rs.count++] = interval_region(x);
+    if (subnormal_in(x, fmt)) rs.items[rs.count++] = Region::subnormal;
   }
-  rs.push_back(Region::overall);
+  rs.items[rs.count++] = Region::overall;
   return rs;
 }
 
