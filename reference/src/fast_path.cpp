@@ -32,12 +32,27 @@
 
 #include "gelucheck/mpfr.hpp"
 
+// This file is compiled twice (fast_path_fma.cpp): as is, and with GELUCHECK_FAST_FMA for
+// x86-64 machines with FMA, where two_prod is one fused operation instead of Dekker's 17. Both
+// are exact, so every bound below holds for both; round_batch picks one at run time.
+#ifdef GELUCHECK_FAST_FMA
+#define GELUCHECK_FAST_NS fast_fma
+#else
+#define GELUCHECK_FAST_NS fast
+#endif
+
 namespace gelucheck::ref {
 namespace testing {
-thread_local double g_fast_perturbation = 0;
+#ifndef GELUCHECK_FAST_FMA
+// initial-exec: read on every rounding test, so not through __tls_get_addr (the library is
+// linked into programs, never dlopen'ed).
+[[gnu::tls_model("initial-exec")]] thread_local double g_fast_perturbation = 0;
+#else
+[[gnu::tls_model("initial-exec")]] extern thread_local double g_fast_perturbation;
+#endif
 }  // namespace testing
 
-namespace fast {
+namespace GELUCHECK_FAST_NS {
 namespace {
 
 constexpr double kInf = std::numeric_limits<double>::infinity();
@@ -67,10 +82,14 @@ inline void split(double a, double& hi, double& lo) {
 }
 inline DD two_prod(double a, double b) {
   const double p = a * b;
+#ifdef GELUCHECK_FAST_FMA
+  return {p, __builtin_fma(a, b, -p)};  // exact under the same conditions (no underflow)
+#else
   double ah, al, bh, bl;
   split(a, ah, al);
   split(b, bh, bl);
   return {p, ((ah * bh - p) + ah * bl + al * bh) + al * bl};
+#endif
 }
 inline DD dd_add(DD x, DD y) {  // AccurateDWPlusDW
   const DD s = two_sum(x.h, y.h), t = two_sum(x.l, y.l);
@@ -408,55 +427,89 @@ const Tables& tables() {
 // by Horner in double on r.h: |Q̂ - Q| <= 16u·Σ|c_n||r|^(n-3) <= 16u/5.99 (coefficients rounded,
 // Higham's γ_14), and replacing r by r.h moves Q by at most (|r.l| + r.e)·|Q'| <= (|r.l| +
 // r.e)/23.
-S exp_neg(const V& t) {
+// N inputs at once, statement by statement (the chains interleave; see tanh_n); N = 1 is the
+// plain function.
+template <int N>
+void exp_neg_n(const V* t, S* out) {
   const Tables& T = tables();
-  const double nd = std::floor(t.h * T.inv_l + 0.5);
-  // t.h - N·l1 is exact: N·l1 is exact, and |t - N·ln2/256| <= ln2/512 puts t.h within a factor
-  // 2 of N·l1 (Sterbenz) unless N == 0. Then the smaller pieces, summed in double-double.
-  const DD r1 = two_sum(t.h - nd * T.l1, -nd * T.l2);
-  const DD p3 = two_prod(nd, T.l3);
-  const double p4 = nd * T.l4;
-  const DD small = two_sum(t.l - p3.h, -p3.l - p4);
-  V r = add({r1.h, r1.l, t.e}, {small.h, small.l, 0});
-  r.e += 2 * kU * (std::fabs(t.l - p3.h) + std::fabs(p3.l) + std::fabs(p4)) +
-         std::fabs(nd) * T.l_rest;
+  double nd[N];
+  V r[N];
+  for (int i = 0; i < N; ++i) {
+    nd[i] = std::floor(t[i].h * T.inv_l + 0.5);
+    // t.h - N·l1 is exact: N·l1 is exact, and |t - N·ln2/256| <= ln2/512 puts t.h within a
+    // factor 2 of N·l1 (Sterbenz) unless N == 0. Then the smaller pieces, in double-double.
+    const DD r1 = two_sum(t[i].h - nd[i] * T.l1, -nd[i] * T.l2);
+    const DD p3 = two_prod(nd[i], T.l3);
+    const double p4 = nd[i] * T.l4;
+    const DD small = two_sum(t[i].l - p3.h, -p3.l - p4);
+    r[i] = add({r1.h, r1.l, t[i].e}, {small.h, small.l, 0});
+    r[i].e += 2 * kU * (std::fabs(t[i].l - p3.h) + std::fabs(p3.l) + std::fabs(p4)) +
+              std::fabs(nd[i]) * T.l_rest;
+  }
   // e^r = 1 + r + r²·W, W = 1/2 + r·Q: W = 0.5 + r.h·Q in double-double (r.h·Q is below 2^-12,
   // its rounding u of it, and r.l·Q, r.e·Q and Q's own error ride in W's bound).
   const auto& cf = T.inv_fact_d;
-  double q = cf[9];
-  for (int n = 8; n >= 3; --n) q = q * r.h + cf[static_cast<std::size_t>(n)];
-  const double eq = 16 * kU / 5.99 + (std::fabs(r.l) + r.e) / 23;  // |Q̂ - Q(r)|
-  const double rq = r.h * q;
-  const DD w = fast_two_sum(0.5, rq);
-  const V W{w.h, w.l, kU * std::fabs(rq) + (std::fabs(r.l) + r.e) * std::fabs(q) * kMag +
-                          mag(r) * eq + r.e * eq};
-  V p = add_d(add(mul(mul(r, r), W), r), 1.0);
-  p.e += 0x1p-116;
-  const long n = static_cast<long>(nd);
-  const long jj = n & 255;  // N mod 256 in [0, 255] (two's complement)
-  return {mul(p, T.exp2_j[static_cast<std::size_t>(jj)]), (n - jj) / 256};
+  V W[N];
+  for (int i = 0; i < N; ++i) {
+    double q = cf[9];
+    for (int n = 8; n >= 3; --n) q = q * r[i].h + cf[static_cast<std::size_t>(n)];
+    const double eq = 16 * kU / 5.99 + (std::fabs(r[i].l) + r[i].e) / 23;  // |Q̂ - Q(r)|
+    const double rq = r[i].h * q;
+    const DD w = fast_two_sum(0.5, rq);
+    W[i] = {w.h, w.l, kU * std::fabs(rq) + (std::fabs(r[i].l) + r[i].e) * std::fabs(q) * kMag +
+                          mag(r[i]) * eq + r[i].e * eq};
+  }
+  V p[N];
+  for (int i = 0; i < N; ++i) p[i] = mul(r[i], r[i]);
+  for (int i = 0; i < N; ++i) p[i] = mul(p[i], W[i]);
+  for (int i = 0; i < N; ++i) {
+    p[i] = add_d(add(p[i], r[i]), 1.0);
+    p[i].e += 0x1p-116;
+  }
+  for (int i = 0; i < N; ++i) {
+    const long n = static_cast<long>(nd[i]);
+    const long jj = n & 255;  // N mod 256 in [0, 255] (two's complement)
+    out[i] = {mul(p[i], T.exp2_j[static_cast<std::size_t>(jj)]), (n - jj) / 256};
+  }
+}
+S exp_neg(const V& t) {
+  S s;
+  exp_neg_n<1>(&t, &s);
+  return s;
 }
 
 // ---- Φ and g = Φ + xφ on |x| < 8 by the Taylor tables -------------------------------------------
-// Horner on a table's polynomial: the double part first, then the double-double steps, each
-// multiplying by the exact h (mul_d propagates the bound) and adding a coefficient.
-V taylor(const Poly& p, double h) {
-  double q = 0;
-  for (int n = p.n - 1; n >= p.k; --n) q = q * h + p.a[static_cast<std::size_t>(n)].h;
-  V v{q, 0, p.tail_err};
-  for (int n = p.k - 1; n >= 0; --n) {
-    const DD& a = p.a[static_cast<std::size_t>(n)];
-    v = add(mul_d(v, h), {a.h, a.l, 0x1p-105 * std::fabs(a.h)});
+// Horner on N table polynomials at once (each input its own polynomial and h, the steps
+// interleaved): for each, the double part first (terms [k, n)), then the double-double steps
+// (terms below k), each multiplying by the exact h (mul_d propagates the bound) and adding a
+// coefficient, in that order whatever N; lanes of one sweep block mostly share a polynomial.
+template <int N>
+void taylor_n(const Poly* const* p, const double* h, V* out) {
+  int top = 0, kmin = kTaylorN, kmax = 0;
+  for (int i = 0; i < N; ++i) {
+    top = std::max(top, p[i]->n);
+    kmin = std::min(kmin, p[i]->k);
+    kmax = std::max(kmax, p[i]->k);
   }
-  v.e += p.trunc;
-  return v;
+  double q[N];
+  for (int i = 0; i < N; ++i) q[i] = 0;
+  for (int n = top - 1; n >= kmin; --n)
+    for (int i = 0; i < N; ++i)
+      if (n < p[i]->n && n >= p[i]->k) q[i] = q[i] * h[i] + p[i]->a[static_cast<std::size_t>(n)].h;
+  for (int i = 0; i < N; ++i) out[i] = {q[i], 0, p[i]->tail_err};
+  for (int n = kmax - 1; n >= 0; --n)
+    for (int i = 0; i < N; ++i)
+      if (n < p[i]->k) {
+        const DD& a = p[i]->a[static_cast<std::size_t>(n)];
+        out[i] = add(mul_d(out[i], h[i]), {a.h, a.l, 0x1p-105 * std::fabs(a.h)});
+      }
+  for (int i = 0; i < N; ++i) out[i].e += p[i]->trunc;
 }
-V table_eval(const std::array<Poly, kCenters>& tab, double x) {
-  const double jd = std::floor(8 * x + 0.5);  // |x| < 8: jd in [-64, 64]
-  // h = x - j/8 is exact: for j = 0 it is x; otherwise |x| >= 1/16, so x's ulp is at most
-  // 2^-27 and divides 2^-3, both x and j/8 are multiples of it, and |h| <= 1/16 needs < 53 bits.
-  const double h = x - jd / 8;
-  return taylor(tab[static_cast<std::size_t>(static_cast<long>(jd) + 64)], h);
+V taylor(const Poly& p, double h) {
+  const Poly* pp = &p;
+  V v;
+  taylor_n<1>(&pp, &h, &v);
+  return v;
 }
 
 // ---- the Mills ratio M(t) for 8 <= t < 2048 by its Taylor table ---------------------------------
@@ -492,11 +545,14 @@ bool round_interval(double L, double U, Format fmt, double& rn, double& rd, doub
   const bool exact_value = ma == fa && mb == fa;
   if (ma == fa && !exact_value) return false;  // L a value of fmt, U above it
   const double da = ma - fa, db = mb - fa;     // exact
-  double nearest;
-  if (da < 0.5 && db < 0.5) nearest = fa;
-  else if (da > 0.5 && db > 0.5) nearest = fa + 1;
-  else if (da == 0.5 && db == 0.5) nearest = std::fmod(fa, 2.0) == 0 ? fa : fa + 1;
-  else return false;
+  // To nearest: fa below both halves, fa + 1 above both; on a half only when both are (L ==
+  // U), then the even one. Written so that the usual case takes no data-dependent branch.
+  const bool a_up = da > 0.5, b_up = db > 0.5;
+  double nearest = a_up ? fa + 1 : fa;
+  if (a_up != b_up || da == 0.5 || db == 0.5) {
+    if (!(da == 0.5 && db == 0.5)) return false;
+    nearest = std::fmod(fa, 2.0) == 0 ? fa : fa + 1;
+  }
   const double quantum = pow2(q), limit = pow2(fi.emax + 1);
   const double maxfinite = (2 - pow2(1 - fi.precision)) * pow2(fi.emax);
   double n = nearest * quantum, dn = fa * quantum, up = (exact_value ? fa : fa + 1) * quantum;
@@ -532,7 +588,9 @@ Facts facts(Quantity q, double x) {
 bool decide(Format fmt, V v, long scale, const Facts& s, Rounded& out) {
   if (testing::g_fast_perturbation != 0) v.h += testing::g_fast_perturbation * v.h;  // test hook
   const double e = v.e * kInflate;
-  if (!(e < 0x1p-70 * std::fabs(v.h) / kMag)) return false;  // the hi/lo contract, and NaN bounds
+  // The hi/lo contract, and NaN bounds: e < 2^-70 |h|/kMag, tested as e < 2^-70 |h|(1 - 2^-50)
+  // (a smaller right side, so no weaker; a product where a quotient would cost a division).
+  if (!(e < 0x1p-70 * std::fabs(v.h) * (1 - 0x1p-50))) return false;
   double L = next_down(v.h + (v.l - e));
   double U = next_up(v.h + (v.l + e));
   if (!std::isfinite(L) || !std::isfinite(U)) return false;
@@ -599,34 +657,79 @@ bool decide(Format fmt, V v, long scale, const Facts& s, Rounded& out) {
 // (f = x σ(2u); f' = σ(2u)(1 + w σ(-2u)) with σ(2u) = 1/D, σ(-2u) = E/D for x > 0 and the
 // mirror for x < 0). x² is exact (x has 24 bits). Only x < 0's derivative cancels (D + w near
 // the zero of f'); its bound then exceeds 2^-70 |f| and the MPFR path takes over.
-bool tanh_form(Quantity q, Format fmt, double x, Rounded& out) {
+//
+// N inputs at once (tanh_n<N>), stage by stage: one input's chain of dependent double-double
+// operations is far longer than the processor's reordering window, so one at a time it waits on
+// latency; N independent chains interleave. Each input gets the same operations whatever N (N =
+// 1 is the plain evaluation). xs[idx[i]] for i < m <= N; unused lanes compute x = 1.
+template <int N>
+void tanh_n(Quantity q, Format fmt, const double* xs, const std::size_t* idx, int m, Rounded* out,
+            unsigned char* ok) {
   const Tables& T = tables();
-  const double x2 = x * x;
-  const V u = mul(mul_d(T.sqrt_2_over_pi, x), add_d(mul_d(T.c, x2), 1.0));
-  const V t = u.h > 0 ? scale2(neg(u), 1) : scale2(u, 1);  // -2|u|
-  const S E = exp_neg(t);
-  const V Eu = unscaled(E);
-  const V D = add_d(Eu, 1.0);
-  if (q == Quantity::value) {
-    if (x > 0) return decide(fmt, div(exact(x), D), 0, facts(q, x), out);
-    return decide(fmt, div(mul_d(E.m, x), D), E.k, facts(q, x), out);
+  double x[N], x2[N];
+  for (int i = 0; i < N; ++i) {
+    x[i] = i < m ? xs[idx[i]] : 1.0;
+    x2[i] = x[i] * x[i];
   }
-  const V w = mul(mul_d(T.two_sqrt_2_over_pi, x), add_d(mul_d(T.three_c, x2), 1.0));
-  const V D2 = mul(D, D);
-  if (x > 0) return decide(fmt, div(add(D, mul(w, Eu)), D2), 0, facts(q, x), out);
-  return decide(fmt, div(mul(E.m, add(D, w)), D2), E.k, facts(q, x), out);
+  V t[N];
+  for (int i = 0; i < N; ++i) {
+    const V u = mul(mul_d(T.sqrt_2_over_pi, x[i]), add_d(mul_d(T.c, x2[i]), 1.0));
+    t[i] = u.h > 0 ? scale2(neg(u), 1) : scale2(u, 1);  // -2|u|
+  }
+  S E[N];
+  exp_neg_n<N>(t, E);
+  V Eu[N], D[N], f[N], num[N];
+  long sc[N];
+  for (int i = 0; i < N; ++i) {
+    Eu[i] = unscaled(E[i]);
+    D[i] = add_d(Eu[i], 1.0);
+    sc[i] = x[i] > 0 ? 0 : E[i].k;
+  }
+  if (q == Quantity::value) {
+    for (int i = 0; i < N; ++i) num[i] = x[i] > 0 ? exact(x[i]) : mul_d(E[i].m, x[i]);
+    for (int i = 0; i < N; ++i) f[i] = div(num[i], D[i]);
+  } else {
+    V w[N], D2[N];
+    for (int i = 0; i < N; ++i)
+      w[i] = mul(mul_d(T.two_sqrt_2_over_pi, x[i]), add_d(mul_d(T.three_c, x2[i]), 1.0));
+    for (int i = 0; i < N; ++i) D2[i] = mul(D[i], D[i]);
+    for (int i = 0; i < N; ++i)
+      num[i] = x[i] > 0 ? add(D[i], mul(w[i], Eu[i])) : mul(E[i].m, add(D[i], w[i]));
+    for (int i = 0; i < N; ++i) f[i] = div(num[i], D2[i]);
+  }
+  for (int i = 0; i < m; ++i) ok[idx[i]] = decide(fmt, f[i], sc[i], facts(q, x[i]), out[idx[i]]);
+}
+constexpr int kLanes = 4;
+
+// The erf form's |x| < 8 (the Taylor tables) on N inputs at once.
+template <int N>
+void erf_table_n(Quantity q, Format fmt, const double* xs, const std::size_t* idx, int m,
+                 Rounded* out, unsigned char* ok) {
+  const Tables& T = tables();
+  const auto& tab = q == Quantity::value ? T.phi : T.g;
+  double x[N], h[N];
+  const Poly* p[N];
+  for (int i = 0; i < N; ++i) {
+    x[i] = i < m ? xs[idx[i]] : 1.0;
+    const double jd = std::floor(8 * x[i] + 0.5);  // |x| < 8: jd in [-64, 64]
+    // h = x - j/8 is exact: for j = 0 it is x; otherwise |x| >= 1/16, so x's ulp is at most
+    // 2^-27 and divides 2^-3, both x and j/8 are multiples of it, and |h| <= 1/16 needs < 53 bits.
+    h[i] = x[i] - jd / 8;
+    p[i] = &tab[static_cast<std::size_t>(static_cast<long>(jd) + 64)];
+  }
+  V f[N];
+  taylor_n<N>(p, h, f);
+  if (q == Quantity::value)
+    for (int i = 0; i < N; ++i) f[i] = mul_d(f[i], x[i]);
+  for (int i = 0; i < m; ++i) ok[idx[i]] = decide(fmt, f[i], 0, facts(q, x[i]), out[idx[i]]);
 }
 
-// erf form: |x| < 8 by the tables (value x·Φ(x), derivative g(x)); beyond, with t = |x| < 2048
+// erf form: |x| < 8 by the tables (value x·Φ(x), derivative g(x): erf_table_n); beyond, with t = |x| < 2048
 // (the closed forms take the rest), φ(t) = e^(-t²/2)/√(2π) (t² exact) and M(t) by its table:
 //   x <= -8: Φ(x) = φ(t) M(t):   value -t φ M,       derivative φ (M - t)
 //   x >=  8: Φ(x) = 1 - φ(x) M(x): value x (1 - φ M), derivative 1 + φ (x - M)
-bool erf_form(Quantity q, Format fmt, double x, Rounded& out) {
+bool erf_tail(Quantity q, Format fmt, double x, Rounded& out) {  // 8 <= |x| < 2048
   const Tables& T = tables();
-  if (std::fabs(x) < 8) {
-    if (q == Quantity::value) return decide(fmt, mul_d(table_eval(T.phi, x), x), 0, facts(q, x), out);
-    return decide(fmt, table_eval(T.g, x), 0, facts(q, x), out);
-  }
   const double t = std::fabs(x);
   const V M = mills(t);
   const S E = exp_neg(exact(-(t * t) / 2));  // t*t exact, /2 exact
@@ -687,9 +790,8 @@ bool closed_form(Form form, Quantity q, Format fmt, double x, Rounded& out, bool
   return false;
 }
 
-}  // namespace
-
-bool evaluate(Form form, Quantity q, Format fmt, double x, Rounded& out) {
+// The exact cases and the closed forms; done = false when x needs an evaluation.
+bool settle(Form form, Quantity q, Format fmt, double x, Rounded& out, bool& done) {
   if (x == 0 || !std::isfinite(x)) {
     // The exact cases, as enclose() gives them: f(±0) = ±0, f'(0) = 1/2; the limits at ±inf
     // (value +inf / -0, derivative 1 / -0); NaN.
@@ -702,21 +804,51 @@ bool evaluate(Form form, Quantity q, Format fmt, double x, Rounded& out) {
     out.lo = 0;
     out.scale = 0;
     out.floor_log2 = r == 0.5 ? -1 : 0;  // enclose(): 0 when not a regular number
+    done = true;
     return true;
   }
-  bool done = false;
-  const bool ok = closed_form(form, q, fmt, x, out, done);
-  if (done) return ok;
-  return form == Form::tanh ? tanh_form(q, fmt, x, out) : erf_form(q, fmt, x, out);
+  return closed_form(form, q, fmt, x, out, done);
 }
 
-}  // namespace fast
+}  // namespace
 
+void evaluate_batch(Form form, Quantity q, Format fmt, const double* x, std::size_t n,
+                    Rounded* out, unsigned char* ok) {
+  // Inputs that need an evaluation wait in `pending` until kLanes of them go at once: every
+  // tanh one, and the erf form's |x| < 8 (its tail, rarer, goes one by one).
+  std::size_t pending[kLanes];
+  int m = 0;
+  auto flush = [&] {
+    if (form == Form::tanh) tanh_n<kLanes>(q, fmt, x, pending, m, out, ok);
+    else erf_table_n<kLanes>(q, fmt, x, pending, m, out, ok);
+    m = 0;
+  };
+  for (std::size_t i = 0; i < n; ++i) {
+    bool done = false;
+    const bool r = settle(form, q, fmt, x[i], out[i], done);
+    if (done) {
+      ok[i] = r;
+      continue;
+    }
+    if (form == Form::erf && !(std::fabs(x[i]) < 8)) {
+      ok[i] = erf_tail(q, fmt, x[i], out[i]);
+      continue;
+    }
+    pending[m++] = i;
+    if (m == kLanes) flush();
+  }
+  if (m > 0) flush();
+}
+
+}  // namespace GELUCHECK_FAST_NS
+
+#ifndef GELUCHECK_FAST_FMA
 namespace testing {
 ScopedFastPathPerturbation::ScopedFastPathPerturbation(double rel) : saved_(g_fast_perturbation) {
   g_fast_perturbation = rel;
 }
 ScopedFastPathPerturbation::~ScopedFastPathPerturbation() { g_fast_perturbation = saved_; }
 }  // namespace testing
+#endif
 
 }  // namespace gelucheck::ref

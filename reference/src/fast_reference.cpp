@@ -13,6 +13,17 @@
 namespace gelucheck::ref {
 namespace {
 
+// The fast path's build for this CPU: the FMA one where there is one and the CPU has FMA (both
+// give the same roundings; hi + lo may differ in its last bits, far below 2^-70).
+void evaluate_fast(Form form, Quantity q, Format fmt, const double* x, std::size_t n, Rounded* out,
+                   unsigned char* ok) {
+#ifdef GELUCHECK_FAST_HAVE_FMA
+  static const bool fma = __builtin_cpu_supports("fma") && __builtin_cpu_supports("avx");
+  if (fma) return fast_fma::evaluate_batch(form, q, fmt, x, n, out, ok);
+#endif
+  fast::evaluate_batch(form, q, fmt, x, n, out, ok);
+}
+
 
 // hi + lo (·2^scale) nearest the enclosure's midpoint; hi is the midpoint rounded to nearest and
 // lo the rest rounded to nearest, so hi + lo carries it to 2^-106 relative (2^-70 needs far less).
@@ -73,12 +84,19 @@ void round_batch(Form form, Quantity q, Format fmt, std::span<const double> x,
       throw std::invalid_argument("round_batch: x = " + hexfloat(v) + " is not a value of " +
                                   std::string(name(fmt)));
   std::uint64_t fast = 0, fallback = 0;
-  for (std::size_t i = 0; i < x.size(); ++i) {
-    if (fmt != Format::binary64 && fast::evaluate(form, q, fmt, x[i], out[i])) {
-      ++fast;
-    } else {
-      out[i] = round_mpfr(form, q, fmt, x[i]);
-      ++fallback;
+  constexpr std::size_t kChunk = 256;
+  unsigned char ok[kChunk];
+  for (std::size_t b = 0; b < x.size(); b += kChunk) {
+    const std::size_t n = std::min(kChunk, x.size() - b);
+    if (fmt != Format::binary64) evaluate_fast(form, q, fmt, x.data() + b, n, out.data() + b, ok);
+    else std::fill(ok, ok + n, 0);
+    for (std::size_t i = 0; i < n; ++i) {
+      if (ok[i]) {
+        ++fast;
+      } else {
+        out[b + i] = round_mpfr(form, q, fmt, x[b + i]);
+        ++fallback;
+      }
     }
   }
   if (stats != nullptr) {

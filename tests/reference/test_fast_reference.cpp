@@ -120,8 +120,8 @@ Sweep sweep(Form form, Quantity q, Format fmt, const std::vector<double>& xs) {
   return s;
 }
 
-// A sample of every binade of binary32 (both signs, normal and subnormal, the largest finite
-// numbers), every value of the 16-bit formats, the hard points and the region edges.
+// A sample of every binade of binary32 (both signs, normal and subnormal, the least subnormal,
+// the largest finite numbers), every value of the 16-bit formats, the hard points and the region edges.
 std::vector<double> inputs(Format fmt, int per_binade, std::uint64_t seed) {
   std::vector<double> xs;
   if (fmt != Format::binary32) {
@@ -135,7 +135,12 @@ std::vector<double> inputs(Format fmt, int per_binade, std::uint64_t seed) {
   for (std::uint32_t e = 0; e < 255; ++e)  // biased exponent: 0 = subnormal
     for (int i = 0; i < per_binade; ++i)
       for (std::uint32_t sign : {0u, 1u}) {
-        const std::uint32_t m = i == 0 ? 0 : i == 1 ? 0x7fffff : static_cast<std::uint32_t>(rng() & 0x7fffff);
+        // The binade's ends, its second value (the least subnormal, for e = 0: f(x) there sits
+        // just inside a rounding midpoint), then random.
+        const std::uint32_t m = i == 0   ? 0
+                                : i == 1 ? 0x7fffff
+                                : i == 2 ? 1
+                                         : static_cast<std::uint32_t>(rng() & 0x7fffff);
         const std::uint32_t b = sign << 31 | e << 23 | m;
         xs.push_back(from_bits(b, Format::binary32));
       }
