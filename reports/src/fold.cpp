@@ -1,6 +1,8 @@
 // The fold of fold.hpp: each measured result of the campaign into its row's per-region
 // statistics, histogram and plot envelope, and the claim's and the framework's first breaks.
 #include <algorithm>
+#include <bit>
+#include <cstdint>
 #include <cmath>
 #include <limits>
 
@@ -21,10 +23,12 @@ constexpr double kInf = std::numeric_limits<double>::infinity();
 void histogram_add(Histogram& h, double ulp) {
   if (ulp == 0) { ++h.zero; return; }
   if (std::isinf(ulp) || std::isnan(ulp)) { ++h.infinite; return; }
-  // bin k holds (2^(k-1), 2^k]: k = ceil(log2 ulp), computed exactly from frexp.
-  int e = 0;
-  const double m = std::frexp(ulp, &e);  // ulp = m 2^e, m in [0.5, 1)
-  int k = m == 0.5 ? e - 1 : e;
+  // bin k holds (2^(k-1), 2^k]: k = ceil(log2 ulp), exactly from the bits (ulp > 0 finite):
+  // for ulp = 1.f·2^E (E the unbiased exponent), k = E when f = 0, else E + 1; subnormal ulps
+  // (below every bin) go to the first.
+  const auto bits = std::bit_cast<std::uint64_t>(ulp);
+  const int biased = static_cast<int>((bits >> 52) & 0x7ff);
+  int k = biased == 0 ? kHistLo : biased - 1023 + ((bits & 0xfffffffffffffULL) != 0 ? 1 : 0);
   k = std::clamp(k, kHistLo, kHistHi);
   ++h.bins[static_cast<std::size_t>(k - kHistLo)];
 }
@@ -88,7 +92,8 @@ unsigned char measure_flags(double r, const Error& e, const ref::Rounded& y, For
   // 2^-70 |f(x)|, rounded up (one more ulp of the double is ample); 0 for a zero f(x), whose
   // result r is then judged exactly.
   const double hw = y_zero || y.scale < -1000 ? 0
-                    : std::nextafter(ldexp_fast(std::fabs(y.hi) + std::fabs(y.lo), y.scale - 70), kInf);
+                    : std::bit_cast<double>(std::bit_cast<std::uint64_t>(ldexp_fast(
+                          std::fabs(y.hi) + std::fabs(y.lo), y.scale - 70)) + 1);  // next up
   if (std::isfinite(e.abs) && e.abs <= hw) f |= kAbsBelowResolution;
   if (!y_zero && y.floor_log2 < info(fmt).emin && (r == y.rd || r == y.ru)) f |= kSubnormalFaithful;
   return f;
@@ -110,8 +115,10 @@ std::size_t plot_bin(double x) {
 // Folds one measured result into its row (input order: the caller goes through the points in
 // order, so first-reached maxima and first breaks are those of one pass over all points).
 void fold(Row& row, const Claim& framework, double x, double got, double want, const Error& e,
-          unsigned char flags, Format fmt) {
-  for (Region r : regions_of(x, fmt)) stats_add(row.regions[static_cast<std::size_t>(r)], x, got, e, flags);
+          unsigned char flags, Format fmt, bool with_overall) {
+  for (Region r : regions_of(x, fmt))
+    if (with_overall || r != Region::overall)
+      stats_add(row.regions[static_cast<std::size_t>(r)], x, got, e, flags);
   histogram_add(row.histogram, e.ulp);
   if (x >= kPlotLo && x <= kPlotHi) {
     double& worst = row.plot_envelope[plot_bin(x)];

@@ -28,7 +28,9 @@ std::size_t plot_bin(double x);
 
 // Folds one measured result into its row (input order: the caller goes through the points in
 // order, so first-reached maxima and first breaks are those of one pass over all points).
+// with_overall = false leaves Region::overall alone: the exhaustive sweep (no NaN inputs, so
+// the interval regions partition its inputs) merges it from them once a block is done.
 void fold(Row& row, const Claim& framework, double x, double got, double want, const Error& e,
-          unsigned char flags, Format fmt);
+          unsigned char flags, Format fmt, bool with_overall = true);
 
 }  // namespace gelucheck::report
