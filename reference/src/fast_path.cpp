@@ -533,8 +533,8 @@ V mills(double t) {
 // side both fractions are on. Results of 2^(emax+1) are overflows (to ±inf, or the largest
 // finite number when rounding toward zero).
 bool round_interval(double L, double U, Format fmt, double& rn, double& rd, double& ru) {
-  const bool neg = U < 0;
-  const double a = neg ? -U : L, b = neg ? -L : U;  // 0 < a <= b
+  // Sign-free: 0 < a <= b are |L| and |U| in order (min/max, no branch on the sign).
+  const double a = std::min(std::fabs(L), std::fabs(U)), b = std::max(std::fabs(L), std::fabs(U));
   const FormatInfo fi = info(fmt);
   const int e = exponent(a);
   if (e > fi.emax) return false;  // |f| >= 2^128: never for these functions and inputs
@@ -548,7 +548,7 @@ bool round_interval(double L, double U, Format fmt, double& rn, double& rd, doub
   // To nearest: fa below both halves, fa + 1 above both; on a half only when both are (L ==
   // U), then the even one. Written so that the usual case takes no data-dependent branch.
   const bool a_up = da > 0.5, b_up = db > 0.5;
-  double nearest = a_up ? fa + 1 : fa;
+  double nearest = fa + static_cast<double>(a_up);  // arithmetic: a select here was a branch
   if (a_up != b_up || da == 0.5 || db == 0.5) {
     if (!(da == 0.5 && db == 0.5)) return false;
     nearest = std::fmod(fa, 2.0) == 0 ? fa : fa + 1;
@@ -559,9 +559,12 @@ bool round_interval(double L, double U, Format fmt, double& rn, double& rd, doub
   if (n >= limit) n = kInf;
   if (up >= limit) up = kInf;
   if (dn >= limit) dn = maxfinite;
-  rn = neg ? -n : n;
-  rd = neg ? -up : dn;
-  ru = neg ? -dn : up;
+  // Back to f's sign: rn = ±n; with the sign applied to dn <= up, the smaller is the rounding
+  // down and the larger the rounding up (for f < 0: -up and -dn; -0 stays above -up).
+  const double sg = std::copysign(1.0, U), c1 = sg * dn, c2 = sg * up;
+  rn = sg * n;
+  rd = std::min(c1, c2);
+  ru = std::max(c1, c2);
   return true;
 }
 
@@ -671,10 +674,13 @@ void tanh_n(Quantity q, Format fmt, const double* xs, const std::size_t* idx, in
     x[i] = i < m ? xs[idx[i]] : 1.0;
     x2[i] = x[i] * x[i];
   }
+  // The signs below are chosen by selects, not branches: with inputs of random sign a branch
+  // would be mispredicted half the time. Each select picks between values computed either way.
   V t[N];
   for (int i = 0; i < N; ++i) {
     const V u = mul(mul_d(T.sqrt_2_over_pi, x[i]), add_d(mul_d(T.c, x2[i]), 1.0));
-    t[i] = u.h > 0 ? scale2(neg(u), 1) : scale2(u, 1);  // -2|u|
+    const double s2 = u.h > 0 ? -2.0 : 2.0;  // -2|u|: a scaling by ±2, exact
+    t[i] = {u.h * s2, u.l * s2, u.e * 2};
   }
   S E[N];
   exp_neg_n<N>(t, E);
@@ -685,8 +691,11 @@ void tanh_n(Quantity q, Format fmt, const double* xs, const std::size_t* idx, in
     D[i] = add_d(Eu[i], 1.0);
     sc[i] = x[i] > 0 ? 0 : E[i].k;
   }
+  auto pick = [](bool c, const V& a, const V& b) -> V {
+    return {c ? a.h : b.h, c ? a.l : b.l, c ? a.e : b.e};
+  };
   if (q == Quantity::value) {
-    for (int i = 0; i < N; ++i) num[i] = x[i] > 0 ? exact(x[i]) : mul_d(E[i].m, x[i]);
+    for (int i = 0; i < N; ++i) num[i] = pick(x[i] > 0, exact(x[i]), mul_d(E[i].m, x[i]));
     for (int i = 0; i < N; ++i) f[i] = div(num[i], D[i]);
   } else {
     V w[N], D2[N];
@@ -694,7 +703,7 @@ void tanh_n(Quantity q, Format fmt, const double* xs, const std::size_t* idx, in
       w[i] = mul(mul_d(T.two_sqrt_2_over_pi, x[i]), add_d(mul_d(T.three_c, x2[i]), 1.0));
     for (int i = 0; i < N; ++i) D2[i] = mul(D[i], D[i]);
     for (int i = 0; i < N; ++i)
-      num[i] = x[i] > 0 ? add(D[i], mul(w[i], Eu[i])) : mul(E[i].m, add(D[i], w[i]));
+      num[i] = pick(x[i] > 0, add(D[i], mul(w[i], Eu[i])), mul(E[i].m, add(D[i], w[i])));
     for (int i = 0; i < N; ++i) f[i] = div(num[i], D2[i]);
   }
   for (int i = 0; i < m; ++i) ok[idx[i]] = decide(fmt, f[i], sc[i], facts(q, x[i]), out[idx[i]]);
