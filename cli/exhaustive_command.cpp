@@ -7,6 +7,9 @@
 
 #include <cerrno>
 #include <cstdio>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -183,6 +186,14 @@ int run_exhaustive(const report::Options& base, const ExhaustiveArgs& a, const R
   std::string error;
   int error_rc = kExitFailure;
   try {
+#ifdef __GLIBC__
+    // Each block allocates and frees buffers of a few MiB per thread; glibc's default trimming
+    // handed that memory back to the kernel after every block (madvise) and faulted it in
+    // again: about 12 % of a four-function sweep's CPU time, spent in the kernel. This process
+    // keeps it instead (the sweep's peak is tens of MiB).
+    mallopt(M_TRIM_THRESHOLD, 1 << 30);
+    mallopt(M_MMAP_THRESHOLD, 64 << 20);
+#endif
     std::uint64_t resumed = 0;
     sweep = ex::run(so, &resumed);
     if (resumed)
