@@ -114,9 +114,6 @@ inline DD dd_div(DD x, DD y) {  // DWDivDW2
   return fast_two_sum(th, tl);
 }
 
-// 2^k for -1022 <= k <= 1023, from its bits; multiplying by it is exact unless the product leaves
-// the normal range (std::ldexp does the same, but through a slow library call).
-inline double pow2(int k) { return std::bit_cast<double>(static_cast<std::uint64_t>(k + 1023) << 52); }
 // floor(log2|a|) for a finite nonzero a (std::ilogb, fast for normal numbers).
 inline int exponent(double a) {
   const int b = static_cast<int>((std::bit_cast<std::uint64_t>(a) >> 52) & 0x7ff);
@@ -160,7 +157,7 @@ inline V neg(const V& a) { return {-a.h, -a.l, a.e}; }
 // a·2^k, -1022 <= k <= 1: exact for h; l and e may fall below 2^-1022, where their rounding
 // moves them by at most 2^-1075, charged as 2^-1074 more in e.
 inline V scale2(const V& a, int k) {
-  const double p = pow2(k);
+  const double p = exact_pow2(k);
   return {a.h * p, a.l * p, a.e * p + (k < 0 ? 0x1p-1074 : 0)};
 }
 // A value times 2^k, k an integer: what the exponential returns.
@@ -518,8 +515,8 @@ V taylor(const Poly& p, double h) {
 // |h| <= 2^(e-7).
 V mills(double t) {
   const int e = exponent(t);
-  const int i = static_cast<int>((t * pow2(-e) - 1) * kMillsPerBinade);
-  const double c = pow2(e) + (i + 0.5) * pow2(e - 6);
+  const int i = static_cast<int>((t * exact_pow2(-e) - 1) * kMillsPerBinade);
+  const double c = exact_pow2(e) + (i + 0.5) * exact_pow2(e - 6);
   return taylor(tables().mills[static_cast<std::size_t>((e - 3) * kMillsPerBinade + i)], t - c);
 }
 
@@ -539,7 +536,7 @@ bool round_interval(double L, double U, Format fmt, double& rn, double& rd, doub
   const int e = exponent(a);
   if (e > fi.emax) return false;  // |f| >= 2^128: never for these functions and inputs
   const int q = std::max(e, fi.emin) - fi.precision + 1;  // in [-149, 120]
-  const double sc = pow2(-q);
+  const double sc = exact_pow2(-q);
   const double ma = a * sc, mb = b * sc, fa = std::floor(ma);
   if (std::floor(mb) != fa) return false;
   const bool exact_value = ma == fa && mb == fa;
@@ -553,8 +550,8 @@ bool round_interval(double L, double U, Format fmt, double& rn, double& rd, doub
     if (!(da == 0.5 && db == 0.5)) return false;
     nearest = std::fmod(fa, 2.0) == 0 ? fa : fa + 1;
   }
-  const double quantum = pow2(q), limit = pow2(fi.emax + 1);
-  const double maxfinite = (2 - pow2(1 - fi.precision)) * pow2(fi.emax);
+  const double quantum = exact_pow2(q), limit = exact_pow2(fi.emax + 1);
+  const double maxfinite = (2 - exact_pow2(1 - fi.precision)) * exact_pow2(fi.emax);
   double n = nearest * quantum, dn = fa * quantum, up = (exact_value ? fa : fa + 1) * quantum;
   if (n >= limit) n = kInf;
   if (up >= limit) up = kInf;
@@ -605,7 +602,7 @@ bool decide(Format fmt, V v, long scale, const Facts& s, Rounded& out) {
     // and bfloat16, 2^-25 for binary16): RN gives f's signed zero; RD/RU zero or the least
     // subnormal of f's sign.
     const bool neg = U < 0;
-    const double tiny = pow2(info(fmt).emin - info(fmt).precision + 1);
+    const double tiny = exact_pow2(info(fmt).emin - info(fmt).precision + 1);
     out.rn = neg ? -0.0 : 0.0;
     out.rd = neg ? -tiny : 0.0;
     out.ru = neg ? -0.0 : tiny;
@@ -631,7 +628,7 @@ bool decide(Format fmt, V v, long scale, const Facts& s, Rounded& out) {
     return true;
   }
   if (scale != 0) {  // exact: the results stay normal doubles (|f| > 2^-202); scale < 0
-    const double p = pow2(static_cast<int>(scale));
+    const double p = exact_pow2(static_cast<int>(scale));
     L *= p;
     U *= p;
     v = scale2(v, static_cast<int>(scale));
