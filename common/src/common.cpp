@@ -206,15 +206,6 @@ constexpr std::uint64_t kFraction64 = (std::uint64_t{1} << 52) - 1;
 
 std::optional<std::uint64_t> to_bits(double x, Format fmt) {
   if (fmt == Format::binary64) return bits(x);
-  if (fmt == Format::binary32 && !std::isnan(x)) {
-    // The hardware conversion is exact exactly when x is a value of binary32 (it rounds
-    // otherwise, overflowing to ±inf), and keeps ±0 and ±inf: the same result as the general
-    // path below, at the cost of one conversion (the exhaustive sweep encodes every binary32
-    // input). NaNs take the general path, which keeps their payload.
-    const auto f = static_cast<float>(x);
-    if (static_cast<double>(f) != x) return std::nullopt;
-    return std::bit_cast<std::uint32_t>(f);
-  }
   const Layout l = layout(fmt);
   const FormatInfo fi = info(fmt);
   const std::uint64_t sign = std::uint64_t{std::signbit(x) ? 1u : 0u} << (l.width - 1);
@@ -223,6 +214,14 @@ std::optional<std::uint64_t> to_bits(double x, Format fmt) {
     std::uint64_t payload = (bits(x) & kFraction64) >> (52 - l.fraction);
     if (payload == 0) payload = std::uint64_t{1} << (l.fraction - 1);  // else it would be ±inf
     return sign | l.exponent_mask() | payload;
+  }
+  if (fmt == Format::binary32) {
+    // The hardware conversion is exact exactly when x is a value of binary32 (it rounds
+    // otherwise, overflowing to ±inf), and keeps ±0 and ±inf: the same result as below, at the
+    // cost of one conversion (the exhaustive sweep encodes every binary32 input).
+    const auto f = static_cast<float>(x);
+    if (static_cast<double>(f) != x) return std::nullopt;
+    return std::bit_cast<std::uint32_t>(f);
   }
   if (round_to_format(x, fmt) != x) return std::nullopt;  // not a value of fmt
   if (std::isinf(x)) return sign | l.exponent_mask();
@@ -239,11 +238,6 @@ std::optional<std::uint64_t> to_bits(double x, Format fmt) {
 }
 
 double from_bits(std::uint64_t b, Format fmt) {
-  if (fmt == Format::binary32 && b <= 0xffffffffu && (b & 0x7f800000u) != 0x7f800000u) {
-    // A finite binary32 pattern: the hardware widening is exact, and cheaper than the general
-    // path below (the exhaustive sweep decodes every binary32 input). ±inf and NaNs go there.
-    return static_cast<double>(std::bit_cast<float>(static_cast<std::uint32_t>(b)));
-  }
   const Layout l = layout(fmt);
   if (l.width < 64 && (b >> l.width) != 0)
     throw std::invalid_argument("from_bits: " + std::to_string(b) + " has bits beyond the " +
@@ -259,6 +253,8 @@ double from_bits(std::uint64_t b, Format fmt) {
     return std::bit_cast<double>(std::uint64_t{negative} << 63 | (std::uint64_t{0x7ff} << 52) |
                                  fraction << (52 - l.fraction));
   }
+  // Not a NaN: binary32's hardware widening is exact, and cheaper than the scaling below.
+  if (fmt == Format::binary32) return static_cast<double>(std::bit_cast<float>(static_cast<std::uint32_t>(b)));
   // Subnormal (biased 0): fraction·2^(emin-p+1); normal: (2^M + fraction)·2^(e-M), e =
   // biased + emin - 1. Integers below 2^24 times powers of two in range: exact.
   const double magnitude =

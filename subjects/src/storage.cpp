@@ -1,6 +1,7 @@
 // Elements in their format's storage (subject.hpp): binary64 as double, binary32 as float,
 // binary16 and bfloat16 as uint16_t bit patterns — through the one home of the encodings,
 // gelucheck::to_bits / from_bits (common.hpp), exact both ways.
+#include <cmath>
 #include <cstring>
 #include <optional>
 #include <string>
@@ -59,48 +60,48 @@ void store(Format f, double v, void* data, std::size_t i) {
   put(f, *to_bits(round_to_format(v, f), f), static_cast<unsigned char*>(data) + i * element_size(f));
 }
 
-// encode and decode go through to_bits / from_bits like store and load, with the element
-// width chosen once per array instead of once per element (the exhaustive sweep moves every
-// binary32 input through them).
-namespace {
-template <class U>
-void encode_as(Format fmt, std::span<const double> values, unsigned char* out) {
+std::vector<unsigned char> encode(Format fmt, std::span<const double> values) {
+  const std::size_t w = element_size(fmt);
+  std::vector<unsigned char> out(values.size() * w);
+  if (fmt == Format::binary32) {
+    // The exhaustive sweep's format, element by element without the general encoder: a
+    // non-NaN double is a value of binary32 exactly when the conversion is exact (to_bits says
+    // the same; a NaN keeps its payload there, so NaNs go that way).
+    for (std::size_t i = 0; i < values.size(); ++i) {
+      const double v = values[i];
+      const auto f = static_cast<float>(v);
+      if (static_cast<double>(f) == v && !std::isnan(v)) {
+        std::memcpy(out.data() + i * 4, &f, 4);
+        continue;
+      }
+      const std::optional<std::uint64_t> b = to_bits(v, fmt);
+      if (!b) throw std::invalid_argument(hexfloat(v) + " is not a value of " + std::string(name(fmt)));
+      put(fmt, *b, out.data() + i * 4);
+    }
+    return out;
+  }
   for (std::size_t i = 0; i < values.size(); ++i) {
     const std::optional<std::uint64_t> b = to_bits(values[i], fmt);
     if (!b)
       throw std::invalid_argument(hexfloat(values[i]) + " is not a value of " + std::string(name(fmt)));
-    const auto u = static_cast<U>(*b);
-    std::memcpy(out + i * sizeof(U), &u, sizeof(U));
-  }
-}
-template <class U>
-void decode_as(Format fmt, const unsigned char* p, std::size_t n, double* out) {
-  for (std::size_t i = 0; i < n; ++i) {
-    U u;
-    std::memcpy(&u, p + i * sizeof(U), sizeof(U));
-    out[i] = from_bits(u, fmt);
-  }
-}
-}  // namespace
-
-std::vector<unsigned char> encode(Format fmt, std::span<const double> values) {
-  std::vector<unsigned char> out(values.size() * element_size(fmt));
-  switch (element_size(fmt)) {
-    case 8: encode_as<std::uint64_t>(fmt, values, out.data()); break;
-    case 4: encode_as<std::uint32_t>(fmt, values, out.data()); break;
-    default: encode_as<std::uint16_t>(fmt, values, out.data());
+    put(fmt, *b, out.data() + i * w);
   }
   return out;
 }
 
 std::vector<double> decode(Format fmt, const void* storage, std::size_t n) {
   std::vector<double> out(n);
-  const auto* p = static_cast<const unsigned char*>(storage);
-  switch (element_size(fmt)) {
-    case 8: decode_as<std::uint64_t>(fmt, p, n, out.data()); break;
-    case 4: decode_as<std::uint32_t>(fmt, p, n, out.data()); break;
-    default: decode_as<std::uint16_t>(fmt, p, n, out.data());
+  if (fmt == Format::binary32) {
+    // As load(), without the general decoder where the widening is exact (every non-NaN).
+    const auto* p = static_cast<const unsigned char*>(storage);
+    for (std::size_t i = 0; i < n; ++i) {
+      float f;
+      std::memcpy(&f, p + i * 4, 4);
+      out[i] = std::isnan(f) ? load(fmt, storage, i) : static_cast<double>(f);
+    }
+    return out;
   }
+  for (std::size_t i = 0; i < n; ++i) out[i] = load(fmt, storage, i);
   return out;
 }
 
