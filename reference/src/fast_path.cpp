@@ -584,6 +584,50 @@ Facts facts(Quantity q, double x) {
   return s;
 }
 
+// The roundings of a nonzero f with |f| below half the least subnormal of fmt: RN gives f's
+// signed zero, RD/RU zero or the least subnormal of f's sign.
+void zero_roundings(bool neg, Format fmt, Rounded& out) {
+  const double tiny = exact_pow2(info(fmt).emin - info(fmt).precision + 1);
+  out.rn = neg ? -0.0 : 0.0;
+  out.rd = neg ? -tiny : 0.0;
+  out.ru = neg ? -0.0 : tiny;
+}
+// |f| < 2^-(2^20): the roundings above, and only the sign carried (Rounded's contract).
+void sign_only(bool neg, Format fmt, Rounded& out) {
+  zero_roundings(neg, fmt, out);
+  out.hi = neg ? -1.0 : 1.0;
+  out.lo = 0;
+  out.scale = kBelowScale;
+  out.floor_log2 = kBelowScale;
+}
+
+// The roundings of an f known to lie strictly between the value c of fmt (c finite, nonzero, a
+// normal double) and c's neighbour in fmt on the side `above` says (toward +inf when true), and
+// nearer c than half the gap to that neighbour: RN = c, and RD/RU are c and that neighbour. No
+// rounding test is needed: the closed forms below prove the distance. With a = |c| in the binade
+// [2^e, 2^(e+1)), the quantum is 2^(max(e, emin) - p + 1); the neighbour away from zero is a +
+// quantum (2^(emax+1) is an overflow: ±inf), toward zero a - quantum, or a - quantum/2 when a =
+// 2^e is the bottom of a normal binade. f's floor(log2|f|) is e, or e - 1 when f lies below a =
+// 2^e in magnitude. hi/lo (scale 0) is the caller's approximation of f.
+void near_value(double c, bool above, Format fmt, double hi, double lo, Rounded& out) {
+  const FormatInfo fi = info(fmt);
+  const double a = std::fabs(c);
+  const int e = exponent(a);
+  const double quantum = exact_pow2(std::max(e, fi.emin) - fi.precision + 1);
+  const bool bottom = a == exact_pow2(e);
+  const bool away = (c > 0) == above;  // f is farther from zero than c
+  double nb = away ? a + quantum : a - (bottom && e > fi.emin ? quantum / 2 : quantum);
+  if (nb >= exact_pow2(fi.emax + 1)) nb = kInf;
+  nb = std::copysign(nb, c);  // a neighbour 0 keeps c's sign: the rounding toward zero of f
+  out.rn = c;
+  out.rd = above ? c : nb;
+  out.ru = above ? nb : c;
+  out.floor_log2 = !away && bottom ? e - 1 : e;
+  out.hi = hi;
+  out.lo = lo;
+  out.scale = 0;
+}
+
 // Decides out from f(x) ∈ v·2^scale (v's bound e) and the facts. False when it cannot.
 bool decide(Format fmt, V v, long scale, const Facts& s, Rounded& out) {
   if (testing::g_fast_perturbation != 0) v.h += testing::g_fast_perturbation * v.h;  // test hook
@@ -602,17 +646,11 @@ bool decide(Format fmt, V v, long scale, const Facts& s, Rounded& out) {
     // and bfloat16, 2^-25 for binary16): RN gives f's signed zero; RD/RU zero or the least
     // subnormal of f's sign.
     const bool neg = U < 0;
-    const double tiny = exact_pow2(info(fmt).emin - info(fmt).precision + 1);
-    out.rn = neg ? -0.0 : 0.0;
-    out.rd = neg ? -tiny : 0.0;
-    out.ru = neg ? -0.0 : tiny;
     if (top < kBelowScale) {  // only the sign is carried
-      out.hi = neg ? -1.0 : 1.0;
-      out.lo = 0;
-      out.scale = kBelowScale;
-      out.floor_log2 = kBelowScale;
+      sign_only(neg, fmt, out);
       return true;
     }
+    zero_roundings(neg, fmt, out);
     const long fl = exponent(L) + scale, fu = exponent(U) + scale;
     if (fl != fu && std::max(fl, fu) >= -1200) return false;
     out.floor_log2 = std::max(fl, fu);
@@ -769,29 +807,59 @@ bool erf_tail(Quantity q, Format fmt, double x, Rounded& out) {  // 8 <= |x| < 2
 // and |f'| <= e^(-2|u|)(2 + |w|), 2|u| >= 2√(2/π)c|x|³; at |x| = 256 log2|f| < 8 + 22 - 1.7e6;
 // erf: |f| <= φ(x) and |f'| <= |x|φ(x), log2 < 11 - 0.72x² < -3e6 at |x| = 2048; both bounds
 // decrease with |x| beyond.
+//
+// Most of these need no rounding test at all (near_value, sign_only): x is a value of fmt
+// (round_batch's contract), and the bounds put f nearer a known value c of fmt than half the
+// gap to c's neighbour on f's side. That gap is at least 2^-p|c| (p = fmt's precision; exactly
+// that at the bottom of a binade, where the gap below is half a quantum), so half of it is at
+// least 2^(-p-1)|c|.
+//   Large x: |f - c| < 2^-70|c|, c = x (value, f below) or 1 (derivative, f above); p <= 24.
+//   Tiny x, value: f - x/2 = x²/√(2π)(1 + ε) > 0 with |ε| < 2^-40 (the bounds above), so
+//     |f - x/2| < 0.81|x||x/2| < 2^(-p-1)|x/2| when |x| < 2^(-p-1); taken for |x| < 2^(-p-2)
+//     and when x/2 is a value of fmt (below 2^emin: an even multiple of the least subnormal).
+//   Tiny x, derivative: |f' - 1/2| <= 0.8|x| + 0.5|x|³ < 2^(-p-2) = half the gap below 1/2
+//     when |x| < 2^(-p-3); f' is above 1/2 for x > 0, below for x < 0.
+// The rest of the tiny region (and x/2 not in fmt) goes through the rounding test.
 bool closed_form(Form form, Quantity q, Format fmt, double x, Rounded& out, bool& done) {
   done = true;
   const double ax = std::fabs(x);
   constexpr double kInvSqrt2Pi = 0.3989422804014327;  // RN(1/√(2π))
   if (ax <= 0x1p-24) {
+    const FormatInfo fi = info(fmt);
     if (q == Quantity::value) {
       const double lo = x * x * kInvSqrt2Pi;
       const DD v = fast_two_sum(x / 2, lo);
+      // x/2 is a value of fmt: x's significand at or above 2^emin, or below an even multiple
+      // of the least subnormal (x itself is one of them; |x| < 2^(-p-2) < 2^53 of them).
+      const bool half_in_fmt =
+          ax / 2 >= exact_pow2(fi.emin) ||
+          (static_cast<std::uint64_t>(ax * exact_pow2(fi.precision - 1 - fi.emin)) & 1) == 0;
+      if (ax < exact_pow2(-fi.precision - 2) && half_in_fmt) {
+        near_value(x / 2, true, fmt, v.h, v.l, out);
+        return true;
+      }
       return decide(fmt, {v.h, v.l, 0.125 * x * x * x * x + kU * lo}, 0, facts(q, x), out);
     }
     const double lo = 2 * x * kInvSqrt2Pi;
     const DD v = fast_two_sum(0.5, lo);
+    if (ax < exact_pow2(-fi.precision - 3)) {
+      near_value(0.5, x > 0, fmt, v.h, v.l, out);
+      return true;
+    }
     return decide(fmt, {v.h, v.l, 0.5 * ax * ax * ax + kU * std::fabs(lo)}, 0, facts(q, x), out);
   }
   const double big = form == Form::erf ? (q == Quantity::value ? 10 : 11) : 9;
   if (x >= big) {
-    // f < x (value) / f > 1 (derivative), within 2^-70: the enclosure [x(1 - 2^-70), x) or
-    // (1, 1 + 2^-70] decides every rounding; hi = x or 1.
-    if (q == Quantity::value) return decide(fmt, {x, 0, 0x1p-71 * x}, 0, facts(q, x), out);
-    return decide(fmt, {1, 0, 0x1p-71}, 0, facts(q, x), out);
+    // f in [x(1 - 2^-70), x) (value) or (1, 1 + 2^-70] (derivative); hi = x or 1.
+    if (q == Quantity::value) near_value(x, false, fmt, x, 0, out);
+    else near_value(1, true, fmt, 1, 0, out);
+    return true;
   }
   const double very_negative = form == Form::erf ? -2048 : -256;
-  if (x <= very_negative) return decide(fmt, {-1, 0, 0}, kBelowScale - 1, facts(q, x), out);
+  if (x <= very_negative) {  // f < 0 (value and derivative alike)
+    sign_only(true, fmt, out);
+    return true;
+  }
   done = false;
   return false;
 }

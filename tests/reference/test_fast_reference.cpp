@@ -151,8 +151,10 @@ std::vector<double> inputs(Format fmt, int per_binade, std::uint64_t seed) {
       xs.push_back(y);
     }
   // The edges of the fast path's regions (docs/reference.md): 2^-24, 8, 9, 10, 11, -8, -256,
-  // -2048, and a few neighbours each.
-  for (double edge : {0x1p-24, -0x1p-24, 8.0, -8.0, 9.0, 10.0, 11.0, -256.0, -2048.0})
+  // -2048, binary32's closed-form decisions without a rounding test below 2^-26 (value) and
+  // 2^-27 (derivative), and a few neighbours each.
+  for (double edge : {0x1p-24, -0x1p-24, 0x1p-26, -0x1p-26, 0x1p-27, -0x1p-27, 8.0, -8.0, 9.0,
+                      10.0, 11.0, -256.0, -2048.0})
     for (int k = -3; k <= 3; ++k) {
       float y = static_cast<float>(edge);
       for (int j = 0; j < std::abs(k); ++j) y = std::nextafter(y, k < 0 ? -INFINITY : INFINITY);
