@@ -13,6 +13,7 @@
 #include <exception>
 #include <fstream>
 #include <mutex>
+#include <new>
 #include <optional>
 #include <sstream>
 #include <stdexcept>
@@ -70,7 +71,11 @@ void measure_batch(subject::Function fn, std::span<const double> xs, const subje
   fallback += st.fallback;
   for (std::size_t i = 0; i < xs.size(); ++i) {
     if (ev.failed[i]) continue;
-    out[i].e = measure(ev.y[i], ys[i], kFmt);
+    // Constructed in place (the prvalue's copy is elided), not assigned: an assignment copies
+    // the returned Error with 16-byte moves over measure()'s 8- and 1-byte stores, and each of
+    // those loads (and measure_flags' read of e.abs after them) then waited on a failed
+    // store-to-load forwarding: 8 % of the sweep's time in closed-form regions.
+    ::new (static_cast<void*>(&out[i].e)) Error(measure(ev.y[i], ys[i], kFmt));
     out[i].want = ys[i].rn;
     out[i].flags = measure_flags(ev.y[i], out[i].e, ys[i], kFmt);
   }
