@@ -92,7 +92,7 @@ Rounded round_proved(long double v, long double e, Format fmt) {
 // value of the format or (x an odd multiple of the least subnormal) the midpoint of two: then f,
 // just above it, rounds to the upper of the two; else to x/2 itself (its neighbours are >= 2^-134
 // away, f - x/2 < 2^-266). The kernel cannot decide the midpoint case by its relative bound (its
-// value is one long double ulp above x/2), so this branch does it from the sign of f - x/2.
+// value is within 2^-62 relative above x/2), so this branch does it from the sign of f - x/2.
 Rounded tiny_value(double x, Format fmt) {
   const double h = x / 2, r = round_to_format(h, fmt);
   if (r == h) return {r, true};

@@ -51,8 +51,8 @@ void check(const Fn& f, float x, float v, Count& c) {
   const long double bound = detail::kernel_rel_bound(f.form, f.q, x) * fabsl(y);
   const long double gap = fabsl(y - mid);
   // The tiny branch of src/gelu_scalar.cpp (|x| < 2^-40, value): the midpoint x/2 is passed by a
-  // sign argument instead — f(x) > x/2 for every x != 0 and the kernel returns y' > x/2 within one
-  // long double ulp of it — so y' and f lie on the same side of that midpoint.
+  // sign argument instead — f(x) > x/2 for every x != 0 and the kernel returns y' > x/2 within
+  // 2^-62 relative of it (one or two long double ulps) — so y' and f lie on the same side of it.
   const bool tiny_side = f.q == Quantity::value && std::fabs(x) < 0x1p-40f && mid == 0.5L * x && y > mid &&
                          y - mid <= 0x1p-62L * fabsl(y);
   if (tiny_side) return;
