@@ -26,6 +26,7 @@
 #include <array>
 #include <bit>
 #include <cmath>
+#include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <stdexcept>
@@ -103,6 +104,9 @@ struct Table {
   std::array<std::uint16_t, 65536> bits;
   long unproved = 0;
 };
+// half_backward's vector loop gathers 4 bytes at each entry: the last one's 2 extra bytes lie
+// in `unproved`, inside the same object.
+static_assert(offsetof(Table, unproved) >= sizeof(Table::bits) && sizeof(long) >= 2);
 
 std::unique_ptr<Table> build(Format fmt, Form form, Quantity q) {
   auto t = std::make_unique<Table>();
@@ -226,9 +230,10 @@ const float* binary16_floats() {
   return t.get();
 }
 
-void half_backward(Format fmt, const std::uint16_t* table, const std::uint16_t* x, const std::uint16_t* dy,
-                   std::uint16_t* dx, std::size_t n) {
-  const bool bf = fmt == Format::bfloat16;
+namespace {
+void backward_scalar(bool bf, const std::uint16_t* table, const std::uint16_t* x, const std::uint16_t* dy,
+                     std::uint16_t* dx, std::size_t n) {
+  const Format fmt = bf ? Format::bfloat16 : Format::binary16;
   const float* f16 = bf ? nullptr : binary16_floats();
   for (std::size_t i = 0; i < n; ++i) {
     const std::uint16_t d = table[x[i]], g = dy[i];
@@ -251,6 +256,19 @@ void half_backward(Format fmt, const std::uint16_t* table, const std::uint16_t* 
     }
     dx[i] = product(fmt, g, d);
   }
+}
+}  // namespace
+
+// The vector loop first (gelu_half_simd.cpp: the same float route, lane by lane; it gathers the
+// table's entries 4 bytes at a time and takes the low half, so little-endian machines only), then
+// the scalar loop for the tail.
+void half_backward(Format fmt, const std::uint16_t* table, const std::uint16_t* x, const std::uint16_t* dy,
+                   std::uint16_t* dx, std::size_t n) {
+  const bool bf = fmt == Format::bfloat16;
+  std::size_t done = 0;
+  if constexpr (std::endian::native == std::endian::little)
+    done = half_backward_simd(bf, table, bf ? nullptr : binary16_floats(), x, dy, dx, n, backward_scalar);
+  backward_scalar(bf, table, x + done, dy + done, dx + done, n - done);
 }
 
 }  // namespace detail

@@ -2,7 +2,7 @@
 // two formats × four functions) is proved at build time of the table (0 unproved) and equals the
 // MPFR reference's correct rounding; map/backward over 16-bit views (strided, in place) and the C
 // entry points give the scalar16 results, backward one rounding of dy times the rounded
-// derivative; bad arguments are refused with nothing written.
+// derivative (its vector loop also on its own); bad arguments are refused with nothing written.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -107,6 +107,61 @@ TEST(LibraryHalf, ArraysAndTheCApiMatchScalar16) {
   EXPECT_THROW(map(Form::tanh, Format::binary64, View<const std::uint16_t>::contiguous(x.data(), {n}),
                    View<std::uint16_t>::contiguous(out.data(), {n})),
                std::invalid_argument);
+}
+
+// The vector loop of backward (src/gelu_half_simd.cpp) on its own: with ordinary inputs (products
+// that are normal floats, and exact zeros) nearly every vector is done by its lanes, and each
+// element is one rounding of the exact product, computed here by common's round_to_format. A
+// vector it hands back to the scalar loop is marked instead and counted, so a loop that handed
+// everything back would fail the count.
+std::size_t g_handed_back = 0;
+void mark_handed_back(bool, const std::uint16_t*, const std::uint16_t*, const std::uint16_t*, std::uint16_t* dx,
+                      std::size_t n) {
+  g_handed_back += n;
+  for (std::size_t i = 0; i < n; ++i) dx[i] = 0xffff;
+}
+
+TEST(LibraryHalf, VectorBackwardLanesAreOneRoundingOfTheProduct) {
+  std::mt19937 rng(1616);  // fixed seed
+  const std::size_t n = 4099;
+  for (Format fmt : kHalf) {
+    // Random values of fmt with exponents in [-6, 5] and either sign; every 97th one zero.
+    auto ordinary = [&](std::size_t i) {
+      if (i % 97 == 5) return *to_bits(i % 2 ? -0.0 : 0.0, fmt);
+      const double m = 1 + static_cast<double>(rng() % 1024) / 1024;
+      const int e = static_cast<int>(rng() % 12) - 6;
+      return *to_bits(round_to_format(std::ldexp(rng() % 2 ? -m : m, e), fmt), fmt);
+    };
+    std::vector<std::uint16_t> x(n), dy(n), dx(n);
+    for (std::size_t i = 0; i < n; ++i) {
+      x[i] = static_cast<std::uint16_t>(ordinary(i));
+      dy[i] = static_cast<std::uint16_t>(ordinary(i + 1));
+    }
+    for (Form form : {Form::tanh, Form::erf}) {
+      const std::uint16_t* table = detail::half_table(fmt, form, Quantity::derivative);
+      const float* f16 = nullptr;
+      std::vector<float> f16v;
+      if (fmt == Format::binary16) {
+        for (std::uint32_t b = 0; b < 65536; ++b) f16v.push_back(static_cast<float>(from_bits(b, fmt)));
+        f16 = f16v.data();
+      }
+      g_handed_back = 0;
+      const std::size_t done = detail::half_backward_simd(fmt == Format::bfloat16, table, f16, x.data(), dy.data(),
+                                                          dx.data(), n, mark_handed_back);
+      EXPECT_GE(done, n - 64) << name(fmt);
+      EXPECT_LT(g_handed_back, n / 10) << name(fmt) << ": the vector lanes did almost nothing";
+      std::size_t checked = 0;
+      for (std::size_t i = 0; i < done; ++i) {
+        if (dx[i] == 0xffff) continue;  // handed back
+        const double want = round_to_format(from_bits(dy[i], fmt) * from_bits(table[x[i]], fmt), fmt);
+        ASSERT_TRUE(same_bits(from_bits(dx[i], fmt), want))
+            << name(fmt) << " x " << hex(from_bits(x[i], fmt)) << " dy " << hex(from_bits(dy[i], fmt)) << " expected "
+            << hex(want) << " got " << hex(from_bits(dx[i], fmt));
+        ++checked;
+      }
+      EXPECT_GT(checked, n / 2) << name(fmt);
+    }
+  }
 }
 
 }  // namespace

@@ -1,0 +1,95 @@
+// The vector loop of detail::half_backward (gelu_half.cpp): dx = RN_fmt(dy · d) with d = the
+// derivative table's entry for x, for bfloat16 and binary16, through Highway with run-time
+// dispatch (AVX-512, AVX2, SSE4 or a portable emulation). It computes exactly what the scalar
+// loop's float route computes, lane by lane, with the same integer operations:
+//   - the product of two 16-bit values is exact in float whenever it is a normal float (8 + 8 and
+//     11 + 11 significand bits fit in 24), and the float's bits rounded at bit 16 (bfloat16) or
+//     at bit 13 and re-biased (binary16), ties to even, are the correctly rounded result;
+//   - an exact zero product gives the zero of its sign (what gelu_half.cpp's product() gives);
+//   - a binary16 result below the least normal is the product scaled to the subnormal quantum
+//     and rounded to an integer, as product() does it.
+// A vector holding any other lane (a subnormal float, an overflow, a NaN, an infinity) is done
+// again by the scalar loop, element by element, so every element's bits are the scalar
+// function's whatever its position; lanes never mix (no horizontal operation feeds a result).
+#undef HWY_TARGET_INCLUDE
+#define HWY_TARGET_INCLUDE "gelu_half_simd.cpp"
+#include <hwy/foreach_target.h>  // IWYU pragma: keep
+
+#include <hwy/highway.h>
+
+#include <cstddef>
+#include <cstdint>
+
+#include "gelucheck/gelu_kernel.hpp"
+
+HWY_BEFORE_NAMESPACE();
+namespace gelucheck::detail::HWY_NAMESPACE {
+namespace hn = hwy::HWY_NAMESPACE;
+
+// Elements [0, k) done, k the largest multiple of the vector length <= n; each vector either
+// stored whole from its lanes or handed to `scalar` (the scalar loop of gelu_half.cpp) whole.
+std::size_t HalfBackward(bool bf, const std::uint16_t* table, const float* f16, const std::uint16_t* x,
+                         const std::uint16_t* dy, std::uint16_t* dx, std::size_t n, HalfScalar scalar) {
+  const hn::ScalableTag<std::int32_t> di;
+  const hn::Rebind<std::uint16_t, decltype(di)> du;
+  const hn::Rebind<float, decltype(di)> df;
+  const std::size_t N = hn::Lanes(di);
+  // The table's entries are gathered 4 bytes at a time at byte offset 2x; on a little-endian
+  // machine (the caller's condition) the low half is the entry. The 2 bytes after the last entry
+  // lie inside the table's storage (gelu_half.cpp).
+  const auto* t32 = reinterpret_cast<const std::int32_t*>(table);
+  const auto low16 = hn::Set(di, 0xffff);
+  std::size_t i = 0;
+  for (; i + N <= n; i += N) {
+    const auto xi = hn::PromoteTo(di, hn::LoadU(du, x + i));
+    const auto gi = hn::PromoteTo(di, hn::LoadU(du, dy + i));
+    const auto d = hn::And(hn::GatherOffset(di, t32, hn::Add(xi, xi)), low16);
+    const auto p = bf ? hn::Mul(hn::BitCast(df, hn::ShiftLeft<16>(gi)), hn::BitCast(df, hn::ShiftLeft<16>(d)))
+                      : hn::Mul(hn::GatherIndex(df, f16, gi), hn::GatherIndex(df, f16, d));
+    const auto b = hn::BitCast(di, p);
+    const auto mag = hn::And(b, hn::Set(di, 0x7fffffff));
+    const auto e = hn::ShiftRight<23>(mag);
+    const auto sign = hn::And(hn::ShiftRight<16>(b), hn::Set(di, 0x8000));
+    auto ok = hn::Eq(mag, hn::Zero(di));  // ±0: the zero of the product's sign
+    hn::Vec<decltype(di)> r;
+    if (bf) {
+      // normal float, e < 254: the rounding cannot reach inf
+      ok = hn::Or(ok, hn::And(hn::Gt(e, hn::Zero(di)), hn::Lt(e, hn::Set(di, 254))));
+      const auto odd = hn::And(hn::ShiftRight<16>(mag), hn::Set(di, 1));
+      r = hn::ShiftRight<16>(hn::Add(hn::Add(mag, hn::Set(di, 0x7fff)), odd));
+    } else {
+      // binary16's normal binades (float exponents 113..142), still finite after the rounding
+      const auto odd = hn::And(hn::ShiftRight<13>(mag), hn::Set(di, 1));
+      const auto h = hn::Sub(hn::ShiftRight<13>(hn::Add(hn::Add(mag, hn::Set(di, 0xfff)), odd)),
+                             hn::Set(di, (127 - 15) << 10));
+      ok = hn::Or(ok, hn::And(hn::And(hn::Gt(e, hn::Set(di, 112)), hn::Lt(e, hn::Set(di, 143))),
+                              hn::Lt(h, hn::Set(di, 0x7c00))));
+      // below binary16's least normal 2^-14 (float exponents <= 112; the product is still a
+      // normal float, >= 2^-48): the encoding is RN(|p| 2^24), the scaling exact and the
+      // conversion to nearest, ties to even (1024 is the least normal number's encoding)
+      const auto tiny = hn::Lt(e, hn::Set(di, 113));
+      ok = hn::Or(ok, tiny);
+      r = hn::IfThenElse(tiny, hn::NearestInt(hn::Mul(hn::BitCast(df, mag), hn::Set(df, 0x1p24f))), h);
+    }
+    r = hn::IfThenElseZero(hn::Ne(mag, hn::Zero(di)), r);
+    if (!hn::AllTrue(di, ok)) {
+      scalar(bf, table, x + i, dy + i, dx + i, N);
+      continue;
+    }
+    hn::StoreU(hn::DemoteTo(du, hn::Or(r, sign)), du, dx + i);
+  }
+  return i;
+}
+
+}  // namespace gelucheck::detail::HWY_NAMESPACE
+HWY_AFTER_NAMESPACE();
+
+#if HWY_ONCE
+namespace gelucheck::detail {
+HWY_EXPORT(HalfBackward);
+std::size_t half_backward_simd(bool bf, const std::uint16_t* table, const float* f16, const std::uint16_t* x,
+                               const std::uint16_t* dy, std::uint16_t* dx, std::size_t n, HalfScalar scalar) {
+  return HWY_DYNAMIC_DISPATCH(HalfBackward)(bf, table, f16, x, dy, dx, n, scalar);
+}
+}  // namespace gelucheck::detail
+#endif
