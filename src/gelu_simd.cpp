@@ -27,8 +27,8 @@
 // exp: exp_d below (inline, table + polynomial): derived <= 3.1u, used as kExpRel = 4u.
 // erfc: erfc_phi below (inline, polynomials fitted by src/tools/fit_erfc32.py): c = erfc(-x/sqrt2)
 //   computed from the binary32 x itself (no rounded argument z = -x/sqrt2 is formed; its only
-//   rounded variable, y, is counted): derived from measured approximation terms, <= 16.4u, used
-//   as kErfcRel = 20u (2^-48.7).
+//   rounded variable, y, is counted): derived from measured approximation terms, <= 23.0u, used
+//   as kErfcRel = 32u (2^-48).
 //   Both measured against MPFR by tests/library/simd_test.cpp
 //   (VectorExpAndErfcAreAsAccurateAsAssumed).
 //
@@ -43,11 +43,11 @@
 //     e = L (4|t| + 10)u + (8|t| + 13)u                       [code: L (4.1|t| + 10) + 8.1|t| + 13].
 // binary32, erf (x a float: x^2/2 exact in double):
 //   g = exp_d(-x^2/2): 4u (the argument is exact; clamped at -708 for x > 37.6, see below).
-//   c = erfc_phi(x, g) = erfc(-x/sqrt2): e_c = kErfcRel = 20u, everything included (the exp_d
+//   c = erfc_phi(x, g) = erfc(-x/sqrt2): e_c = kErfcRel = 32u, everything included (the exp_d
 //     above, the argument's effect: there is no rounded argument but y, counted there).
 //     (Before, with erfc(z') of a rounded z' = -x RN(1/sqrt2), the argument's effect alone was
 //     (4z^2 + 3|z|)u, up to 2^-44 at z = 11.3.)
-//   value x/2 * c: x/2 exact, one product: e = e_c + u                   [code: (20 + 1) 1.01 u].
+//   value x/2 * c: x/2 exact, one product: e = e_c + u                   [code: (32 + 1) 1.01 u].
 //   derivative a + b, a = c/2: e_c; b = x g / sqrt(2 pi), the same g: exp 4u, the constant u, two
 //     products 2u: e_b = 7u; a + b: abs error (|a| + |b|) max(e_c, e_b) + u|a + b|, plus an
 //     absolute 2^-1000 for e^-(x^2/2) below the normal range (x > 37.6; |b| < 2^-1100 there and
@@ -90,7 +90,7 @@ using VI = hn::Vec<DI>;
 
 constexpr double u = 0x1p-53;
 constexpr double kExpRel = 4 * u;    // exp_d, derived <= 3.1u
-constexpr double kErfcRel = kSimdErfcRelBound;  // erfc_phi below: 20u (derived there)
+constexpr double kErfcRel = kSimdErfcRelBound;  // erfc_phi below: 32u (derived there)
 constexpr double kInflate = 1.01;
 constexpr double kTrustDynamic = 0x1p-20;
 
@@ -255,21 +255,21 @@ HWY_INLINE V exp_d(V a) {
 // Bound, relative, first order, u = 2^-53 (a product and a sum counted separately everywhere, so
 // it holds with and without FMA). Terms MEASURED by the script on a dense grid (12,002 points per
 // polynomial, uniform in the variable and in v, both ends included; not a proof, hence doubled
-// below): A = approximation error of the polynomial with its double coefficients, H = Horner's
-// rounding factor sum_{k<n} |t|^k (|q_{k+1} t| + |q_k|)/|poly| (q_k Horner's exact partial
-// sums: step k's product and sum round by <= u|q_{k+1} t| and u|q_k|, reaching the result times
-// t^k), G = |y d ln F/dy| (the effect of a relative error u in y). DERIVED: everything else.
-//   v < 1:  A = 0.65u, H = 1.40: w = x P(s): (A + H + 1)u (the product); 1 + w: + u, relative to
+// below): A = approximation error of the polynomial with its double coefficients; H = rounding
+// error of its evaluation (poly_split below) / |poly|, by a running error analysis of exactly
+// those operations (each rounds by u times its exact result, errors propagated to first order);
+// G = |y d ln F/dy| (the effect of a relative error u in y). DERIVED: everything else.
+//   v < 1:  A = 0.65u, H = 2.70: w = x P(s): (A + H + 1)u (the product); 1 + w: + u, relative to
 //           c, with |w|/c <= W = erf(1/sqrt2)/erfc(1/sqrt2) = 2.152 (worst for x = -1):
-//           (A + H + 1) W + 1 = 7.6u.
+//           (A + H + 1) W + 1 = 10.3u.
 //   v >= 1, x < 0: v + 4 and v - 4 exact (v a binary32 in [1, 16]: 24-bit significand, ulp >=
 //           2^-23, so v +- 4 fits in 28 bits); r = 1/(v + 4): u; y = (v - 4) r: 2u on y, i.e.
-//           2G u on F (G = 0.61); Horner: (A + H)u (A = 0.72u, H = 2.63); F r: u (r) + u (the
-//           product); g: 4u (exp_d, kExpRel); g (F r): u. Sum A + H + 2G + 7 = 11.6u.
-//   v >= 1, x > 0: c = 2 - e, e = g F r <= erfc(1/sqrt2) = 0.3173 with 11.6u, c >= 1.683:
-//           11.6u * 0.3173/1.683 + u = 3.2u.
-//   With the measured A, H, G doubled: 12.0u, 16.2u, 4.1u; times 1.01: 16.4u. Used: 20u
-//   (2^-48.7) = kSimdErfcRelBound (gelu_kernel.hpp), measured against MPFR on every target by
+//           2G u on F (G = 0.61); evaluation: (A + H)u (A = 0.72u, H = 5.93); F r: u (r) + u (the
+//           product); g: 4u (exp_d, kExpRel); g (F r): u. Sum A + H + 2G + 7 = 14.9u.
+//   v >= 1, x > 0: c = 2 - e, e = g F r <= erfc(1/sqrt2) = 0.3173 with 14.9u, c >= 1.683:
+//           14.9u * 0.3173/1.683 + u = 3.8u.
+//   With the measured A, H, G doubled: 17.5u, 22.8u, 5.3u; times 1.01: 23.0u. Used: 32u
+//   (2^-48) = kSimdErfcRelBound (gelu_kernel.hpp), measured against MPFR on every target by
 //   tests/library/simd_test.cpp (VectorExpAndErfcAreAsAccurateAsAssumed).
 // fit_erfc32.py: NS = 10, NL = 18, K = 4, split v = 1, clamp v = 16
 constexpr double kErfcSmall[] = {0x1.9884533d43651p-1, -0x1.1058377e2cedfp-3, 0x1.46d0429769010p-6,
@@ -287,27 +287,42 @@ constexpr double kErfcSplit = 1.0;   // v < 1: the erf series
 constexpr double kErfcClamp = 16.0;  // Q is fitted on [1, 16]
 constexpr double kErfcShift = 4.0;   // K of y = (v - K)/(v + K)
 
-// Horner's scheme, unrolled: c[N-1] t^(N-1) + ... + c[0].
-template <std::size_t N, std::size_t... I>
-HWY_INLINE V horner(V t, const double (&c)[N], std::index_sequence<I...>) {
+// Horner's scheme, unrolled, over every K-th coefficient from S: c[S] + c[S+K] w + c[S+2K] w^2 + ...
+template <std::size_t S, std::size_t K, std::size_t N, std::size_t... I>
+HWY_INLINE V horner_every(V w, const double (&c)[N], std::index_sequence<I...>) {
+  constexpr std::size_t kTaken = (N - S + K - 1) / K;
   const D d;
-  V q = hn::Set(d, c[N - 1]);
-  ((q = hn::MulAdd(q, t, hn::Set(d, c[N - 2 - I]))), ...);
+  V q = hn::Set(d, c[S + (kTaken - 1) * K]);
+  ((q = hn::MulAdd(q, w, hn::Set(d, c[S + (kTaken - 2 - I) * K]))), ...);
   return q;
 }
-template <std::size_t N>
-HWY_INLINE V horner(V t, const double (&c)[N]) {
-  return horner(t, c, std::make_index_sequence<N - 1>{});
+template <std::size_t S, std::size_t K, std::size_t N>
+HWY_INLINE V horner_every(V w, const double (&c)[N]) {
+  return horner_every<S, K>(w, c, std::make_index_sequence<(N - S + K - 1) / K - 1>{});
+}
+// P(t) = sum_j c[j] t^j as sum_{j<K} t^j P_j(t^K), K = 2 or 4: P_0 + t P_1, or
+// (P_0 + t P_1) + t^2 (P_2 + t P_3), with t^2 = t t and t^4 = t^2 t^2; each P_j by Horner. The
+// loop is latency-bound, and this gives 2 or 4 short dependency chains instead of one long one.
+// fit_erfc32.py's split_eval does the same operations for the rounding error bound.
+template <std::size_t K, std::size_t N>
+HWY_INLINE V poly_split(V t, const double (&c)[N]) {
+  static_assert((K == 2 && N >= 4) || (K == 4 && N >= 8));
+  const V t2 = hn::Mul(t, t);
+  if constexpr (K == 2) return hn::MulAdd(horner_every<1, 2>(t2, c), t, horner_every<0, 2>(t2, c));
+  const V t4 = hn::Mul(t2, t2);
+  const V a = hn::MulAdd(horner_every<1, 4>(t4, c), t, horner_every<0, 4>(t4, c));
+  const V b = hn::MulAdd(horner_every<3, 4>(t4, c), t, horner_every<2, 4>(t4, c));
+  return hn::MulAdd(b, t2, a);
 }
 
 HWY_INLINE V erfc_phi(V x, V g) {
   const D d;
   const V v = hn::Min(hn::Abs(x), hn::Set(d, kErfcClamp));
-  const V small = hn::MulAdd(x, horner(hn::Mul(x, x), kErfcSmall), hn::Set(d, 1.0));
+  const V small = hn::MulAdd(x, poly_split<2>(hn::Mul(x, x), kErfcSmall), hn::Set(d, 1.0));
   const V K = hn::Set(d, kErfcShift);
   const V r = hn::Div(hn::Set(d, 1.0), hn::Add(v, K));
   const V y = hn::Mul(hn::Sub(v, K), r);
-  const V e = hn::Mul(g, hn::Mul(horner(y, kErfcLarge), r));
+  const V e = hn::Mul(g, hn::Mul(poly_split<4>(y, kErfcLarge), r));
   const V large = hn::IfThenElse(hn::Lt(x, hn::Zero(d)), e, hn::Sub(hn::Set(d, 2.0), e));
   return hn::IfThenElse(hn::Lt(v, hn::Set(d, kErfcSplit)), small, large);
 }
