@@ -25,9 +25,9 @@
 // 1.01, dynamic bounds trusted only below 2^-20).
 //
 // exp: exp_d below (inline, table + polynomial): derived <= 3.1u, used as kExpRel = 4u.
-// erfc: erfc_phi below (inline, polynomials fitted by src/tools/fit_erfc32.py): c = erfc(-x/sqrt2)
+// erfc: erfc_phi below (inline, a polynomial fitted by src/tools/fit_erfc32.py): c = erfc(-x/sqrt2)
 //   computed from the binary32 x itself (no rounded argument z = -x/sqrt2 is formed; its only
-//   rounded variable, y, is counted): derived from measured approximation terms, <= 23.0u, used
+//   rounded variable, y, is counted): derived from measured approximation terms, <= 26.4u, used
 //   as kErfcRel = 32u (2^-48).
 //   Both measured against MPFR by tests/library/simd_test.cpp
 //   (VectorExpAndErfcAreAsAccurateAsAssumed).
@@ -237,94 +237,88 @@ HWY_INLINE V exp_d(V a) {
 
 // ---- erfc(-x/sqrt2) for binary32 x, per lane ---------------------------------------------------
 // c(x) = erfc(-x/sqrt2) = 2 Phi(x) for a binary32 x (held exactly in the double lane) in [-16, 40],
-// written in x itself so that no rounded argument enters (no z = -x/sqrt2 is formed): with
-// v = |x| and s = x^2, x^2/2 (exact: 48 bits),
-//   v < 1:  c = 1 + x P(s), P(s) ~ erf(sqrt(s/2))/sqrt(s), degree 10 in s (exact);
-//   v >= 1: erfc(v/sqrt2) = e^(-x^2/2) Q(v), Q(v) = e^(v^2/2) erfc(v/sqrt2) (the scaled erfc of
-//           v/sqrt2) = F(y) r, r = 1/(v + 4), y = (v - 4) r = (v - 4)/(v + 4) in [-3/5, 3/5],
-//           F(y) = Q(v) (v + 4) of degree 18 in y; c = e^(-x^2/2) Q for x < 0, 2 - that for x > 0.
-//           v is clamped to 16 (x in (16, 40] only: there erfc(v/sqrt2) < 2^-188, so c rounds to
-//           2 whether Q is taken at 16 or at v: an absolute error < 2^-184 on c >= 1, far below
-//           the 1.01 inflation of the bound).
-// g = e^(-x^2/2) is the caller's exp_d(max(-x^2/2, -708)) (the derivative needs it too): for
-// |x| <= 16 its argument is exact.
+// written in x itself so that no rounded argument enters (no z = -x/sqrt2 is formed). With
+// v = min(|x|, 16):
+//   erfc(v/sqrt2) = e^(-x^2/2) Q(v), Q(v) = e^(v^2/2) erfc(v/sqrt2) (the scaled erfc of v/sqrt2)
+//     = F(y) r, r = 1/(v + 4), y = (v - 4) r = (v - 4)/(v + 4) in [-1, 3/5], F(y) = Q(v) (v + 4)
+//     a polynomial of degree 20 in y (F varies 3.3-fold on [0, 16] where Q varies 20-fold, so its
+//     sum has little cancellation);
+//   c = e^(-x^2/2) Q for x < 0, 2 - that for x > 0: no cancellation on either side (c >= 1 for
+//     x >= 0), so one formula serves all of [-16, 40], 0 included.
+//   v is clamped to 16 for x in (16, 40] only: there erfc(x/sqrt2) < 2^-188, so c rounds to 2
+//   whether Q is taken at 16 or at x: an absolute error < 2^-184 on c >= 1, far below the 1.01
+//   inflation of the bound.
+// g = e^(-x^2/2) is the caller's exp_half_square(x) (the derivative needs it too): for |x| <= 16
+// its argument is exact.
 // Coefficients: src/tools/fit_erfc32.py (Chebyshev interpolation in 60 digits, each coefficient
 // rounded to the nearest double; run `/usr/bin/python3 src/tools/fit_erfc32.py`, which prints
-// these arrays and the measured terms below).
+// this array and the measured terms below).
 //
 // Bound, relative, first order, u = 2^-53 (a product and a sum counted separately everywhere, so
-// it holds with and without FMA). Terms MEASURED by the script on a dense grid (12,002 points per
-// polynomial, uniform in the variable and in v, both ends included; not a proof, hence doubled
-// below): A = approximation error of the polynomial with its double coefficients; H = rounding
-// error of its evaluation (poly_split below) / |poly|, by a running error analysis of exactly
-// those operations (each rounds by u times its exact result, errors propagated to first order);
-// G = |y d ln F/dy| (the effect of a relative error u in y). DERIVED: everything else.
-//   v < 1:  A = 0.65u, H = 2.70: w = x P(s): (A + H + 1)u (the product); 1 + w: + u, relative to
-//           c, with |w|/c <= W = erf(1/sqrt2)/erfc(1/sqrt2) = 2.152 (worst for x = -1):
-//           (A + H + 1) W + 1 = 10.3u.
-//   v >= 1, x < 0: v + 4 and v - 4 exact (v a binary32 in [1, 16]: 24-bit significand, ulp >=
-//           2^-23, so v +- 4 fits in 28 bits); r = 1/(v + 4): u; y = (v - 4) r: 2u on y, i.e.
-//           2G u on F (G = 0.61); evaluation: (A + H)u (A = 0.72u, H = 5.93); F r: u (r) + u (the
-//           product); g: 4u (exp_d, kExpRel); g (F r): u. Sum A + H + 2G + 7 = 14.9u.
-//   v >= 1, x > 0: c = 2 - e, e = g F r <= erfc(1/sqrt2) = 0.3173 with 14.9u, c >= 1.683:
-//           14.9u * 0.3173/1.683 + u = 3.8u.
-//   With the measured A, H, G doubled: 17.5u, 22.8u, 5.3u; times 1.01: 23.0u. Used: 32u
-//   (2^-48) = kSimdErfcRelBound (gelu_kernel.hpp), measured against MPFR on every target by
+// it holds with and without FMA). Terms MEASURED by the script at each point of a dense grid
+// (12,151 points of [0, 16]: uniform in y and in v, both ends, and v = 2^-k down to 2^-149; not
+// a proof, hence doubled below): A = approximation error of the polynomial with its double
+// coefficients (max 0.61u); H = rounding error of its evaluation (poly_split4 below) / |F|, by a
+// running error analysis of exactly those operations (each rounds by u times its exact result,
+// errors propagated to first order; max 5.94); G = |y d ln F/dy|, the effect of a relative error
+// u in y (max 1.10). DERIVED, per point:
+//   x < 0: v + 4 and v - 4 are exact for v >= 2^-25 (a binary32 v there has ulp >= 2^-48, and
+//          v + 4 < 32 fits in 53 bits); r = 1/(v + 4): u; y = (v - 4) r: 2u on y, 2G u on F;
+//          below 2^-25 (v +- 4 rounded): 4u on y (4G on F), 2u on r. Evaluation (A + H)u; F r:
+//          r's error + u (the product); g: 4u (exp_d, kExpRel); g (F r): u. Max over the grid
+//          of A + H + nY G + nR + 6: 16.6u.
+//   x > 0: c = 2 - e, e = g F r = erfc(v/sqrt2) (1 + that error), c = 2 - erfc(v/sqrt2) >= 1:
+//          relative (that error) erfc/(2 - erfc) + u (the subtraction): max 17.6u (at v -> 0).
+//   With the measured A, H, G doubled: max 26.1u; times 1.01: 26.4u. Used: 32u (2^-48) =
+//   kSimdErfcRelBound (gelu_kernel.hpp), measured against MPFR on every target by
 //   tests/library/simd_test.cpp (VectorExpAndErfcAreAsAccurateAsAssumed).
-// fit_erfc32.py: NS = 10, NL = 18, K = 4, split v = 1, clamp v = 16
-constexpr double kErfcSmall[] = {0x1.9884533d43651p-1, -0x1.1058377e2cedfp-3, 0x1.46d0429769010p-6,
-                                 -0x1.37403f6b93143p-9, 0x1.e42b0d4b14d39p-13, -0x1.3ce8f9bacee1ep-16,
-                                 0x1.6589f17ce2693p-20, -0x1.621cc567a99f7p-24, 0x1.380b151d37375p-28,
-                                 -0x1.e69d43072e1f8p-33, 0x1.1eb48cc19cdecp-37};
-constexpr double kErfcLarge[] = {0x1.82b4bb8c94dcep0,   -0x1.373e3a893c289p0,  0x1.8c6dbf2cfc2b0p-1,
-                                 -0x1.7dff2bff6860ap-2, 0x1.eec4cc3e4d3dcp-4,  -0x1.ee2761038bf11p-7,
-                                 -0x1.c81719d4603ccp-8, 0x1.ab825f6b2eeb8p-9,  0x1.17a4ac38c6d17p-12,
-                                 -0x1.e4a404c77567bp-12, -0x1.001749c165ebbp-18, 0x1.26ccf7074e514p-14,
-                                 0x1.7fd8288e81816p-20, -0x1.8cce7f35a7048p-17, -0x1.4e093d25bf734p-20,
-                                 0x1.0d4910e77f307p-19, 0x1.0e9acb299e353p-21, -0x1.17225e9023d3bp-22,
-                                 -0x1.e394967e639a1p-24};
-constexpr double kErfcSplit = 1.0;   // v < 1: the erf series
-constexpr double kErfcClamp = 16.0;  // Q is fitted on [1, 16]
+// fit_erfc32.py: N = 20, K = 4, v in [0, 16], 12151 points
+constexpr double kErfcPoly[] = {0x1.82b4bb8c94dcep0, -0x1.373e3a893c28ep0, 0x1.8c6dbf2cfc20dp-1,
+                                -0x1.7dff2bff67c7dp-2, 0x1.eec4cc3e61f25p-4, -0x1.ee2761062be44p-7,
+                                -0x1.c81719f60650ep-8, 0x1.ab82600c0624fp-9, 0x1.17a4c8779fb18p-12,
+                                -0x1.e4a42bc2caeedp-12, -0x1.004dd00a2fabfp-18, 0x1.26cf64053fa77p-14,
+                                0x1.83c6c2eef4593p-20, -0x1.8cee185c7ade3p-17, -0x1.58c4c6c1e8197p-20,
+                                0x1.0ce4861de736ep-19, 0x1.2ec4c3ccd04d7p-21, -0x1.03c56963b754dp-22,
+                                -0x1.46057baf49573p-23, -0x1.29e28f8aa7263p-26, 0x1.6b8bae0bbf233p-29};
+constexpr double kErfcClamp = 16.0;  // F is fitted for v in [0, 16]
 constexpr double kErfcShift = 4.0;   // K of y = (v - K)/(v + K)
 
-// Horner's scheme, unrolled, over every K-th coefficient from S: c[S] + c[S+K] w + c[S+2K] w^2 + ...
-template <std::size_t S, std::size_t K, std::size_t N, std::size_t... I>
-HWY_INLINE V horner_every(V w, const double (&c)[N], std::index_sequence<I...>) {
-  constexpr std::size_t kTaken = (N - S + K - 1) / K;
+// Horner's scheme, unrolled, over every 4th coefficient from S: c[S] + c[S+4] w + c[S+8] w^2 + ...
+template <std::size_t S, std::size_t N, std::size_t... I>
+HWY_INLINE V horner_every4(V w, const double (&c)[N], std::index_sequence<I...>) {
+  constexpr std::size_t kTaken = (N - S + 3) / 4;
   const D d;
-  V q = hn::Set(d, c[S + (kTaken - 1) * K]);
-  ((q = hn::MulAdd(q, w, hn::Set(d, c[S + (kTaken - 2 - I) * K]))), ...);
+  V q = hn::Set(d, c[S + (kTaken - 1) * 4]);
+  ((q = hn::MulAdd(q, w, hn::Set(d, c[S + (kTaken - 2 - I) * 4]))), ...);
   return q;
 }
-template <std::size_t S, std::size_t K, std::size_t N>
-HWY_INLINE V horner_every(V w, const double (&c)[N]) {
-  return horner_every<S, K>(w, c, std::make_index_sequence<(N - S + K - 1) / K - 1>{});
+template <std::size_t S, std::size_t N>
+HWY_INLINE V horner_every4(V w, const double (&c)[N]) {
+  return horner_every4<S>(w, c, std::make_index_sequence<(N - S + 3) / 4 - 1>{});
 }
-// P(t) = sum_j c[j] t^j as sum_{j<K} t^j P_j(t^K), K = 2 or 4: P_0 + t P_1, or
-// (P_0 + t P_1) + t^2 (P_2 + t P_3), with t^2 = t t and t^4 = t^2 t^2; each P_j by Horner. The
-// loop is latency-bound, and this gives 2 or 4 short dependency chains instead of one long one.
-// fit_erfc32.py's split_eval does the same operations for the rounding error bound.
-template <std::size_t K, std::size_t N>
-HWY_INLINE V poly_split(V t, const double (&c)[N]) {
-  static_assert((K == 2 && N >= 4) || (K == 4 && N >= 8));
+// P(t) = sum_j c[j] t^j as (P_0 + t P_1) + t^2 (P_2 + t P_3), P_j(t^4) by Horner, t^2 = t t,
+// t^4 = t^2 t^2. The loop is latency-bound: four short dependency chains instead of one long one
+// (measured with an earlier two-branch version: 4.51 ns per element with plain Horner, 3.77 with
+// split chains, bench_peers f32 erf forward). fit_erfc32.py's split_eval does the same
+// operations for the rounding error bound.
+template <std::size_t N>
+HWY_INLINE V poly_split4(V t, const double (&c)[N]) {
+  static_assert(N >= 8);
   const V t2 = hn::Mul(t, t);
-  if constexpr (K == 2) return hn::MulAdd(horner_every<1, 2>(t2, c), t, horner_every<0, 2>(t2, c));
   const V t4 = hn::Mul(t2, t2);
-  const V a = hn::MulAdd(horner_every<1, 4>(t4, c), t, horner_every<0, 4>(t4, c));
-  const V b = hn::MulAdd(horner_every<3, 4>(t4, c), t, horner_every<2, 4>(t4, c));
+  const V a = hn::MulAdd(horner_every4<1>(t4, c), t, horner_every4<0>(t4, c));
+  const V b = hn::MulAdd(horner_every4<3>(t4, c), t, horner_every4<2>(t4, c));
   return hn::MulAdd(b, t2, a);
 }
 
 HWY_INLINE V erfc_phi(V x, V g) {
   const D d;
   const V v = hn::Min(hn::Abs(x), hn::Set(d, kErfcClamp));
-  const V small = hn::MulAdd(x, poly_split<2>(hn::Mul(x, x), kErfcSmall), hn::Set(d, 1.0));
   const V K = hn::Set(d, kErfcShift);
   const V r = hn::Div(hn::Set(d, 1.0), hn::Add(v, K));
   const V y = hn::Mul(hn::Sub(v, K), r);
-  const V e = hn::Mul(g, hn::Mul(poly_split<4>(y, kErfcLarge), r));
-  const V large = hn::IfThenElse(hn::Lt(x, hn::Zero(d)), e, hn::Sub(hn::Set(d, 2.0), e));
-  return hn::IfThenElse(hn::Lt(v, hn::Set(d, kErfcSplit)), small, large);
+  const V e = hn::Mul(g, hn::Mul(poly_split4(y, kErfcPoly), r));
+  return hn::IfThenElse(hn::Lt(x, hn::Zero(d)), e, hn::Sub(hn::Set(d, 2.0), e));
 }
 
 // e^(-x^2/2) for the binary32 x of erf_f32 (x^2/2 exact); clamped at -708 for x > 37.6, where the

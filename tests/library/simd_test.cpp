@@ -38,8 +38,8 @@ std::vector<double> inputs() {
   for (int i = 0; i < 2000; ++i) xs.push_back(std::bit_cast<double>(rng()));
   for (int i = 0; i < 2000; ++i) xs.push_back(static_cast<double>(std::bit_cast<float>(static_cast<std::uint32_t>(rng()))));
   // The fast regions' thresholds (gelu_fast.cpp, gelu_simd.cpp) and a few neighbours each side.
-  // 1 and -1: the binary32 erfc's branch point (gelu_simd.cpp, erfc_phi).
-  for (double t : {16.0, -16.0, -21.0, 40.0, -40.0, 32.0, -32.0, 0x1p-40, -0x1p-40, 0x1p-125, 0x1p-126, 1.0, -1.0}) {
+  // +-2^-25: below, the binary32 erfc's v +- 4 round (gelu_simd.cpp, erfc_phi).
+  for (double t : {16.0, -16.0, -21.0, 40.0, -40.0, 32.0, -32.0, 0x1p-40, -0x1p-40, 0x1p-125, 0x1p-126, 0x1p-25, -0x1p-25}) {
     double a = t, b = t;
     for (int k = 0; k < 4; ++k) {
       xs.push_back(a), xs.push_back(b);
@@ -220,14 +220,15 @@ double erfc_phi_rel_error(double c, double x) {
   return std::fabs(mpfr_get_d(d, MPFR_RNDU));
 }
 
-// The binary32 erfc's inputs: x in [-16, 40] (erf_f32's clamped range), dense on each branch of
-// erfc_phi (|x| < 1: the erf series; |x| in [1, 16]: the scaled erfc; (16, 40]: the clamp),
-// their ends and neighbours, and the ends of the range.
+// The binary32 erfc's inputs: x in [-16, 40] (erf_f32's clamped range), dense near 0, on [1, 16]
+// both signs and on (16, 40] (the clamp), every power of two below 1 (v +- 4 are rounded below
+// 2^-25), the ends of the range and neighbours of 0, +-1, +-4 (y = 0), 16, -16, 40.
 std::vector<float> erfc_inputs() {
   std::mt19937_64 rng(23);  // fixed seed
   auto uni = [&](double a, double b) { return static_cast<float>(std::uniform_real_distribution<double>(a, b)(rng)); };
   std::vector<float> xs;
   for (int i = 0; i < 1500; ++i) xs.push_back(uni(-1, 1));
+  for (int i = 0; i < 200; ++i) xs.push_back(uni(-0x1p-20, 0x1p-20));
   for (int i = 0; i < 1500; ++i) xs.push_back(uni(-16, -1)), xs.push_back(uni(1, 16));
   for (int i = 0; i < 300; ++i) xs.push_back(uni(16, 40));
   for (int e = -149; e < 0; ++e) xs.push_back(std::ldexp(1.0f, e)), xs.push_back(-std::ldexp(1.0f, e));
