@@ -241,7 +241,7 @@ HWY_INLINE V exp_d(V a) {
 // v = min(|x|, 16):
 //   erfc(v/sqrt2) = e^(-x^2/2) Q(v), Q(v) = e^(v^2/2) erfc(v/sqrt2) (the scaled erfc of v/sqrt2)
 //     = F(y) r, r = 1/(v + 4), y = (v - 4) r = (v - 4)/(v + 4) in [-1, 3/5], F(y) = Q(v) (v + 4)
-//     a polynomial of degree 20 in y (F varies 3.3-fold on [0, 16] where Q varies 20-fold, so its
+//     a polynomial of degree 20 in y (F varies 4-fold on [0, 16] where Q varies 20-fold, so its
 //     sum has little cancellation);
 //   c = e^(-x^2/2) Q for x < 0, 2 - that for x > 0: no cancellation on either side (c >= 1 for
 //     x >= 0), so one formula serves all of [-16, 40], 0 included.

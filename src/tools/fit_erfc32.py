@@ -9,7 +9,7 @@
 # c(x) = erfc(-x/sqrt2) (= 2 Phi(x)), so that neither 1/sqrt2 nor any other rounded argument
 # enters: erfc(v/sqrt2) = e^(-x^2/2) Q(v), Q(v) = e^(v^2/2) erfc(v/sqrt2), Q = F(y) r with
 # r = 1/(v + K), y = (v - K) r = (v - K)/(v + K) in [-1, 3/5], and F(y) = Q(v) (v + K) (which
-# varies 3.3-fold only on [0, 16], where Q varies 20-fold: its polynomial has little
+# varies 4-fold only on [0, 16], where Q varies 20-fold: its polynomial has little
 # cancellation) a polynomial of degree N in y. c = e^(-x^2/2) Q for x < 0, 2 - that for x > 0
 # (no cancellation either way: c >= 1 for x >= 0).
 # The polynomial: Chebyshev interpolation at N+1 nodes in 60 digits, expanded into monomials,
@@ -34,7 +34,7 @@ import mpmath as mp
 N, K = 20, 4
 V_MAX = 16
 V_EXACT = mp.mpf(2) ** -25  # v +- K exact from here up
-GRID = 6000  # points per sweep (two sweeps per interval)
+GRID = 6000  # intervals per sweep (one uniform in y, one uniform in v)
 
 
 def cheb_monomial(f, lo, hi, n):
@@ -89,7 +89,7 @@ class Run:
 
 
 def horner(cs, w):
-    """Horner's scheme over cs (ascending) in w, as gelu_simd.cpp's horner()."""
+    """Horner's scheme over cs (ascending) in w, as gelu_simd.cpp's horner_every4()."""
     q = Run(cs[-1])
     for c in reversed(cs[:-1]):
         q = q * w + Run(c)
@@ -119,7 +119,7 @@ def grid(lo, hi):
 
 
 def hexs(d):
-    return float.hex(d).replace("0x1.", "0x1.").replace("+", "")
+    return float.hex(d).replace("+", "")  # C99 hex float: 0x1.8p-1, 0x1.8p0
 
 
 def main():
