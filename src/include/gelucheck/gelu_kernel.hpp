@@ -57,10 +57,12 @@ bool fast_only(Form form, Quantity q, double x, double* out);
 // is allowed. fast_only(double) is this function on one lane.
 std::size_t simd_fast(Form form, Quantity q, const float* x, float* out, std::uint32_t* refused, std::size_t n);
 std::size_t simd_fast(Form form, Quantity q, const double* x, double* out, std::uint32_t* refused, std::size_t n);
-// The vector code's exp (its own, exp_d, for a >= -708) and erfc (SLEEF's) as it calls them on
-// this machine, element by element, for the tests that measure them against MPFR (their assumed
-// bounds are in gelu_simd.cpp).
-void simd_sleef(const double* a, double* exp_a, double* erfc_a, std::size_t n);
+// The vector code's exp (exp_d, for a >= -708: exp_a[i] = e^a[i]) and erfc (erfc_x[i] =
+// erfc(-x[i]/sqrt2) for a binary32 x[i] in [-16, 40], as the binary32 erf form computes it) on
+// this machine, element by element, for the tests that measure them against MPFR (the bounds are
+// derived in gelu_simd.cpp; the erfc's is kSimdErfcRelBound).
+void simd_exp_erfc(const double* a, double* exp_a, const float* x, double* erfc_x, std::size_t n);
+constexpr double kSimdErfcRelBound = 32 * 0x1p-53;
 // The instruction set the vector code runs on this machine ("AVX3", "AVX2", "SSE4", "EMU128").
 const char* simd_target();
 // For the tests: every instruction set compiled in and supported by this CPU (Highway's target
