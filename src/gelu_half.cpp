@@ -106,7 +106,7 @@ struct Table {
 };
 // half_backward's vector loop gathers 4 bytes at each entry: the last one's 2 extra bytes lie
 // in `unproved`, inside the same object.
-static_assert(offsetof(Table, unproved) >= sizeof(Table::bits) && sizeof(long) >= 2);
+static_assert(offsetof(Table, bits) + sizeof(Table::bits) + 2 <= sizeof(Table));
 
 std::unique_ptr<Table> build(Format fmt, Form form, Quantity q) {
   auto t = std::make_unique<Table>();

@@ -50,7 +50,8 @@ std::size_t HalfBackward(bool bf, const std::uint16_t* table, const float* f16, 
     const auto mag = hn::And(b, hn::Set(di, 0x7fffffff));
     const auto e = hn::ShiftRight<23>(mag);
     const auto sign = hn::And(hn::ShiftRight<16>(b), hn::Set(di, 0x8000));
-    auto ok = hn::Eq(mag, hn::Zero(di));  // ±0: the zero of the product's sign
+    // ±0: the zero of the product's sign (both roundings below give r = 0 for mag = 0)
+    auto ok = hn::Eq(mag, hn::Zero(di));
     hn::Vec<decltype(di)> r;
     if (bf) {
       // normal float, e < 254: the rounding cannot reach inf
@@ -71,7 +72,6 @@ std::size_t HalfBackward(bool bf, const std::uint16_t* table, const float* f16, 
       ok = hn::Or(ok, tiny);
       r = hn::IfThenElse(tiny, hn::NearestInt(hn::Mul(hn::BitCast(df, mag), hn::Set(df, 0x1p24f))), h);
     }
-    r = hn::IfThenElseZero(hn::Ne(mag, hn::Zero(di)), r);
     if (!hn::AllTrue(di, ok)) {
       scalar(bf, table, x + i, dy + i, dx + i, N);
       continue;

@@ -339,6 +339,20 @@ namespace gelucheck {
 namespace {
 // next_in, the one neighbour function: nextafter in binary64/binary32, the next bit pattern in the
 // 16-bit formats (sign-magnitude), the least subnormal of the sign from a zero.
+// ldexp_fast against std::ldexp, bit for bit: both signs, normal and subnormal x, ±0, ±inf, NaN,
+// and k across the multiplication's range, the call's, and the far-below zero (k < -2100).
+TEST(LdexpFast, EqualsStdLdexp) {
+  const double xs[] = {1.0, -1.0, 0x1.fffffffffffffp+1023, -0x1p-1074, 0x1.8p-1022, 0x1.234p+5,
+                       0.0, -0.0, INFINITY, -INFINITY, NAN};
+  const long ks[] = {-100000, -3000, -2101, -2100, -2099, -2000, -1100, -1075, -1074, -1023,
+                     -1022, -1, 0, 1, 1023, 1024, 2000, 100000};
+  for (double x : xs)
+    for (long k : ks) {
+      const double want = std::ldexp(x, static_cast<int>(k));
+      EXPECT_TRUE(same_bits(ldexp_fast(x, k), want)) << hexfloat(x) << " k " << k;
+    }
+}
+
 TEST(NextIn, EveryFormat) {
   EXPECT_EQ(next_in(Format::binary64, 1.0, 2.0), 1.0 + 0x1p-52);
   EXPECT_EQ(next_in(Format::binary32, 1.0, 0.0), 1.0 - 0x1p-24);
