@@ -118,6 +118,17 @@ def grid(lo, hi):
     return [lo + (hi - lo) * mp.mpf(i) / GRID for i in range(GRID + 1)]
 
 
+def Q(v):
+    """The scaled erfc of v/sqrt2: e^(v^2/2) erfc(v/sqrt2)."""
+    return mp.erfc(v / mp.sqrt(2)) * mp.exp(v * v / 2)
+
+
+def F(y):
+    """The function fitted: Q(v) (v + K) at v = K (1 + y)/(1 - y) (y = (v - K)/(v + K))."""
+    v = K * (1 + y) / (1 - y)
+    return Q(v) * (v + K)
+
+
 def hexs(d):
     return float.hex(d).replace("+", "")  # C99 hex float: 0x1.8p-1, 0x1.8p0
 
@@ -126,14 +137,6 @@ def main():
     mp.mp.dps = 40
     u = mp.mpf(2) ** -53
     sqrt2 = mp.sqrt(2)
-
-    def Q(v):
-        return mp.erfc(v / sqrt2) * mp.exp(v * v / 2)
-
-    def F(y):
-        v = K * (1 + y) / (1 - y)
-        return Q(v) * (v + K)
-
     ylo, yhi = mp.mpf(-1), mp.mpf(V_MAX - K) / (V_MAX + K)
     cs = [nearest_double(c) for c in cheb_monomial(F, ylo, yhi, N)]
     vs = [K * (1 + y) / (1 - y) for y in grid(ylo, yhi)] + grid(mp.mpf(0), mp.mpf(V_MAX))

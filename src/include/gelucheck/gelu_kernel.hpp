@@ -63,6 +63,10 @@ std::size_t simd_fast(Form form, Quantity q, const double* x, double* out, std::
 // derived in gelu_simd.cpp; the erfc's is kSimdErfcRelBound).
 void simd_exp_erfc(const double* a, double* exp_a, const float* x, double* erfc_x, std::size_t n);
 constexpr double kSimdErfcRelBound = 32 * 0x1p-53;
+// The binary64 erf form's erfc in double-double: hi[i] + lo[i] = erfc(-x[i]/sqrt2) for x[i] in
+// [-36, 36], within relative kSimdErfcDDRelBound (derived in gelu_simd.cpp, erfc_dd).
+void simd_erfc_dd(const double* x, double* hi, double* lo, std::size_t n);
+constexpr double kSimdErfcDDRelBound = 0x1p-57;
 // The instruction set the vector code runs on this machine ("AVX3", "AVX2", "SSE4", "EMU128").
 const char* simd_target();
 // For the tests: every instruction set compiled in and supported by this CPU (Highway's target
