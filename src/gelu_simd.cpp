@@ -56,10 +56,11 @@
 //   t = tanh_arg(x) in double-double: relative 2^-100 (double_double.hpp; the FMA two_prod is exact
 //     like Dekker's, so the same bound); |t| <= 694.3 for -21 <= x <= 16.
 //   E = exp_dd(-t): relative <= 2^-68 (derived at exp_dd below).
-//   value: d = 1 + E (dd add, 2^-104): 2^-67.9; x / d (dd div, 2^-101): e <= 2^-67.
+//   value: d = 1 + E (dd add, 2^-104): 2^-67.9; x / d as x (1/d) (recip 2^-102, mul 2^-104):
+//     e <= 2^-67.
 //   derivative (x >= -16, d^2 <= e^636 finite): t'' = K1 + 3K2 x^2 in dd (2^-101), b = (t'' x) E:
-//     2^-67.9; a = d: 2^-67.9; a + b (2^-104 (|a| + |b|)); d^2 (2^-102); division 2^-101:
-//     e = L 2^-67 + 2^-66.
+//     2^-67.9; a = d: 2^-67.9; a + b (2^-104 (|a| + |b|)); d^2 (2^-102); the quotient as
+//     (a + b) (1/d^2): recip 2^-102 and mul 2^-102, within 2^-101: e = L 2^-67 + 2^-66.
 // binary64, erf (x in [-36, 36]; x > 36: value x and derivative 1, faithful; x < -36 refused):
 //   g = exp_half_square_dd(x) = e^(-x^2/2): x^2 by two_prod (exact), halved (exact): exp_dd's
 //     2^-68 (its argument's |hi| <= 648, |lo| <= 2^-44, result >= e^-648 > 2^-968).
@@ -164,16 +165,11 @@ HWY_INLINE VD add_any(VD a, VD b) {
   const VD s = two_sum(a.hi, b.hi);
   return two_sum(s.hi, hn::Add(s.lo, hn::Add(a.lo, b.lo)));
 }
-// 1/b for b > 0 (normal, normal reciprocal): div with a = 1 and the correction multiplied by q1
-// instead of divided by b.hi (one division fewer). The remainder 1 - q1 b is |rem| <= 2u; q1 rem
+// 1/b for b > 0 (normal, normal reciprocal), one division: q1 = RN(1/b.hi), corrected by q1 times
+// the remainder (double_double.hpp's div divides it by b.hi instead, a second division on the
+// critical path). The remainder 1 - q1 b is |rem| <= 2u; q1 rem
 // differs from rem/b by a factor 1/(q1 b) = 1 + O(u): 2^-106; the remainder's two roundings and
 // q1 b.lo's (each <= u |rem|) and the product's (u |q1 rem|): relative <= 2^-102 in all.
-HWY_INLINE VD div(VD a, VD b) {
-  const V q1 = hn::Div(a.hi, b.hi);
-  const VD p = two_prod(q1, b.hi);
-  const V r = hn::Sub(hn::Add(hn::Sub(hn::Sub(a.hi, p.hi), p.lo), a.lo), hn::Mul(q1, b.lo));
-  return fast_two_sum(q1, hn::Div(r, b.hi));
-}
 HWY_INLINE VD recip(VD b) {
   const D d;
   const V q1 = hn::Div(hn::Set(d, 1.0), b.hi);
@@ -566,18 +562,24 @@ HWY_INLINE M tanh_f64(bool value, V x, V& out) {
   const VD dd = add(VD{hn::Set(d, 1.0), hn::Zero(d)}, E);
   M ok;
   if (value) {
-    const VD y = div(VD{xc, hn::Zero(d)}, dd);
+    const VD y = mul(recip(dd), xc);  // one division instead of div's two (the loop is latency-bound)
     ok = round_to_double(y, hn::Mul(hn::Abs(y.hi), hn::Set(d, 0x1p-67 * kInflate)));
     out = y.hi;
   } else {
     const VD tp = add(constant(k::kTwoSqrt2OverPi), mul(constant(k::kSixSqrt2OverPiCubic), s));
     const VD b = mul(mul(tp, xc), E);
     const VD num = add_any(dd, b);
-    const VD y = div(num, mul(dd, dd));
-    const V L = hn::Div(hn::Add(dd.hi, hn::Abs(b.hi)), hn::Abs(num.hi));
-    const V rel = hn::MulAdd(L, hn::Set(d, 0x1p-67), hn::Set(d, 0x1p-66));
-    ok = hn::And(hn::Lt(rel, hn::Set(d, kTrustDynamic)),
-                 round_to_double(y, hn::Mul(hn::Abs(y.hi), hn::Mul(rel, hn::Set(d, kInflate)))));
+    // One division (the reciprocal of d^2) instead of three (div's two and L's): the error bound
+    // |y| (L 2^-67 + 2^-66) is computed as (d + |b|)/d^2 2^-67 + |y| 2^-66, (d + |b|)/d^2 =
+    // L |y| taken from the reciprocal's high part (relative 2^-50: inside the 1.01 inflation).
+    const VD inv = recip(mul(dd, dd));
+    const VD y = mul(num, inv);
+    const V ay = hn::Abs(y.hi);
+    const V Ly = hn::Mul(hn::Add(dd.hi, hn::Abs(b.hi)), inv.hi);
+    const V err = hn::MulAdd(Ly, hn::Set(d, 0x1p-67), hn::Mul(ay, hn::Set(d, 0x1p-66)));
+    // The dynamic bound is trusted below 2^-20 relative: err < 2^-20 |y| (a zero y is refused).
+    ok = hn::And(hn::Lt(err, hn::Mul(hn::Set(d, kTrustDynamic), ay)),
+                 round_to_double(y, hn::Mul(err, hn::Set(d, kInflate))));
     out = y.hi;
   }
   const M big = hn::Gt(x, hn::Set(d, kTanhBig));
