@@ -64,12 +64,13 @@
 // binary64, erf (x in [-36, 36]; x > 36: value x and derivative 1, faithful; x < -36 refused):
 //   g = exp_half_square_dd(x) = e^(-x^2/2): x^2 by two_prod (exact), halved (exact): exp_dd's
 //     2^-68 (its argument's |hi| <= 648, |lo| <= 2^-44, result >= e^-648 > 2^-968).
-//   c = erfc_dd(x, g) = erfc(-x/sqrt2): relative e_c <= kErf64Rel = 2^-57, everything included
-//     (derived at erfc_dd from measured polynomial terms, and g's 2^-68).
-//   value x/2 * c: mul by the double x (2^-104), halved (exact: |x c| >= 2^-930): e = 2^-57
-//     (the 2^-104 within the 1.01 inflation).
-//   derivative a + b, a = c/2 (e_c), b = (x g) / sqrt(2 pi) (mul 2^-104, the constant as a pair
-//     2^-106 and mul 2^-102, g 2^-68: below 2^-67.9); add_any: 2^-104 (|a| + |b|). Absolute
+//   m c = erfc_dd(x, g, m), c = erfc(-x/sqrt2): relative e_c <= kErf64Rel = 2^-57, everything
+//     included (derived at erfc_dd from measured polynomial terms, g's 2^-68 and the products
+//     by m).
+//   value x/2 c = erfc_dd(x, g, x/2) (x/2 exact: |x| >= 2^-40): e = 2^-57.
+//   derivative a + b, a = c/2 = erfc_dd(x, g, 1/2) (e_c), b = (x g) / sqrt(2 pi) (mul 2^-104,
+//     the constant as a pair 2^-106 and mul 2^-102, g 2^-68: below 2^-67.9); add_any: 2^-104
+//     (|a| + |b|). Absolute
 //     error <= (|a| + |b|) (2^-57 + 2^-100), trusted while it is below 2^-20 |a + b|. Within 1/8
 //     of the derivative's zero, where a + b cancels, a Taylor series instead (below).
 // =============================================================================================
@@ -357,8 +358,8 @@ HWY_INLINE V exp_half_square(V x) {
 // faithful rounding test passes on nearly every lane): c(x) = erfc(-x/sqrt2) for x in
 // [-36, 36], v = |x|, erfc(v/sqrt2) = e^(-x^2/2) F(y) r, r = 1/(v + 4), y = (v - 4) r in [-1, 4/5],
 // F(y) = e^(v^2/2) erfc(v/sqrt2) (v + 4) in [0.88, 4] a polynomial of degree 26; c = that for
-// x < 0, 2 - that for x >= 0 (no cancellation: it is >= 1). g = e^(-x^2/2) is the caller's
-// exp_half_square_dd(x).
+// x < 0, 2 - that for x >= 0 (no cancellation: it is >= 1), times the caller's factor m.
+// g = e^(-x^2/2) is the caller's exp_half_square_dd(x).
 // F(y) = sum_{k<5} c_k y^k + y^5 T(y): T (degree 21, |terms| < 2^-6 of F) in plain double at y.hi
 // by poly_split4, then the rest in double-double (the c_k as pairs) in Estrin's order:
 // F = A + y^2 (B + y^2 C), A = c0 + c1 y, B = c2 + c3 y, C = c4 + y T, five steps q <- c + w q
@@ -380,10 +381,10 @@ HWY_INLINE V exp_half_square(V x) {
 //     exact: at most 16u^2 (|c| + |w q|) = 2^-102 (|c| + |w q|) a step; y^2 by mul, 2^-102; in
 //     all 2^-102 S |F| <= 2^-99.5 |F|.
 //   r = 1/(v + 4): v + 4 by two_sum (exact), recip 2^-102; y = (v - 4) r: two_sum exact, mul
-//     2^-102: |y'/y - 1| <= 2^-101, on F: G 2^-101 < 2^-100.8. F r: mul 2^-102; g (F r): g's
-//     2^-68 and mul 2^-102. x >= 0: 2 - e: fast_two_sum(2, -e.hi) exact (e <= 1), then the low
-//     parts' difference rounded (u 2^-53) and fast_two_sum exact: 2^-106 on c >= 1; e's
-//     relative error enters c times e/(2 - e) <= 1.
+//     2^-102: |y'/y - 1| <= 2^-101, on F: G 2^-101 < 2^-100.8. The caller's factor m (a double)
+//     and g: h = (g r) m, g's 2^-68 and two muls (2^-102, 2^-104); z = h F: mul 2^-102. x >= 0:
+//     2m - z: fast_two_sum(2m, -z.hi) exact (|z| <= |m|), then the low parts' difference rounded
+//     (2^-106 relative to |2m - z| >= |m|); z's relative error enters times |z|/|2m - z| <= 1.
 //   Sum: 2^-57.03 + 2^-68 + 2^-97 < 0.985 2^-57: kErf64Rel = 2^-57 = kSimdErfcDDRelBound
 //   (gelu_kernel.hpp), measured against MPFR on every target by tests/library/simd_test.cpp
 //   (VectorErfcDDIsAsAccurateAsAssumed).
@@ -417,23 +418,28 @@ HWY_INLINE VD exp_half_square_dd(V x) {
   return exp_dd(VD{hn::Mul(s.hi, h), hn::Mul(s.lo, h)});
 }
 
-HWY_INLINE VD erfc_dd(V x, VD g) {
+// m erfc(-x/sqrt2) for a double m: x/2 (the value), 1/2 (the derivative), 1 (the tests). The factors off F's path are multiplied first, h = (g r) m, so that
+// one product follows F on the critical path: z = h F = m e, e = erfc(|x|/sqrt2); the result is z
+// for x < 0 and 2m - z for x >= 0 (|z| <= |m|: fast_two_sum(2m, -z.hi) is exact, then the low
+// parts' difference rounds by u^2 |2m - z| at most).
+HWY_INLINE VD erfc_dd(V x, VD g, V m) {
   const D d;
   const V v = hn::Abs(x);
   const V K = hn::Set(d, kErfcShift);
   const VD r = recip(two_sum(v, K));
   const VD y = mul(two_sum(v, hn::Neg(K)), r);
+  const VD h = mul(mul(g, r), m);
   static_assert(std::size(kErfcLead) == 5);
   const VD y2 = mul(y, y);
   const VD A = horner_dd_step(constant(kErfcLead[1]), y, kErfcLead[0]);
   const VD B = horner_dd_step(constant(kErfcLead[3]), y, kErfcLead[2]);
   const VD C = horner_dd_step(VD{poly_split4(y.hi, kErfcTail), hn::Zero(d)}, y, kErfcLead[4]);
   const VD F = horner_dd_step(horner_dd_step(C, y2, B), y2, A);
-  const VD e = mul(g, mul(F, r));
-  const VD s = fast_two_sum(hn::Set(d, 2.0), hn::Neg(e.hi));  // exact: e <= 1 < 2
-  const VD c = fast_two_sum(s.hi, hn::Sub(s.lo, e.lo));
+  const VD z = mul(h, F);
+  const VD s = fast_two_sum(hn::Add(m, m), hn::Neg(z.hi));
+  const VD c = fast_two_sum(s.hi, hn::Sub(s.lo, z.lo));
   const M neg = hn::Lt(x, hn::Zero(d));
-  return {hn::IfThenElse(neg, e.hi, c.hi), hn::IfThenElse(neg, e.lo, c.lo)};
+  return {hn::IfThenElse(neg, z.hi, c.hi), hn::IfThenElse(neg, z.lo, c.lo)};
 }
 
 // ---- rounding tests, per lane ----------------------------------------------------------------
@@ -643,17 +649,14 @@ HWY_INLINE M erf_f64(bool value, V x, V& out) {
   const V lim = hn::Set(d, kErf64Clamp);
   const V xc = hn::Min(hn::Max(x, hn::Neg(lim)), lim);
   const VD g = exp_half_square_dd(xc);
-  const VD c = erfc_dd(xc, g);
+  const V h = hn::Set(d, 0.5);
   M ok;
   if (value) {
-    const VD xcx = mul(c, xc);
-    const V h = hn::Set(d, 0.5);
-    const VD y{hn::Mul(xcx.hi, h), hn::Mul(xcx.lo, h)};
+    const VD y = erfc_dd(xc, g, hn::Mul(xc, h));  // x/2 exact: |x| >= 2^-40 where accepted
     ok = round_to_double(y, hn::Mul(hn::Abs(y.hi), hn::Set(d, kErf64Rel * kInflate)));
     out = y.hi;
   } else {
-    const V h = hn::Set(d, 0.5);
-    const VD a{hn::Mul(c.hi, h), hn::Mul(c.lo, h)};
+    const VD a = erfc_dd(xc, g, h);
     const k::DoubleDouble inv_sqrt_2pi{k::kTwoSqrt2OverPi.hi / 4, k::kTwoSqrt2OverPi.lo / 4};  // exact scaling
     const VD b = mul(mul(g, xc), constant(inv_sqrt_2pi));
     VD num = add_any(a, b);
@@ -752,7 +755,7 @@ void ErfcDD(const double* x, double* hi, double* lo, std::size_t n) {
     const std::size_t m = std::min(N, n - i);
     for (std::size_t j = 0; j < N; ++j) xb[j] = j < m ? x[i + j] : 0.0;
     const V xv = hn::Load(d, xb);
-    const VD c = erfc_dd(xv, exp_half_square_dd(xv));
+    const VD c = erfc_dd(xv, exp_half_square_dd(xv), hn::Set(d, 1.0));
     hn::Store(c.hi, d, hb);
     hn::Store(c.lo, d, lb);
     for (std::size_t j = 0; j < m; ++j) hi[i + j] = hb[j], lo[i + j] = lb[j];
