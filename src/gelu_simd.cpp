@@ -185,7 +185,7 @@ HWY_INLINE VD constant(k::DoubleDouble c) {
 
 // e^(a.hi + a.lo) per lane. The 1.5 2^52 shift gives k in the low bits of the shifted sum: read
 // from the bits (exact for |k| < 2^51) rather than converted.
-// e^(a.hi + a.lo) for |a.hi| <= 700, |a.lo| <= 2^-43 (a from dd::tanh_arg): relative error <= 2^-68
+// e^(a.hi + a.lo) for |a.hi| <= 700, |a.lo| <= 2^-43 (-t or -x^2/2): relative error <= 2^-68
 // when the result is >= 2^-968; below, its low part is subnormal: add an absolute 2^-1074.
 //   k = RN(a.hi 128/ln2) (|k| < 2^17, the 1.5 2^52 trick: exact integer rounding for |.| < 2^51),
 //   r = a - k ln2/128, ln2/128 = L1 + L2 (constants.hpp: L1 of 36 bits, so k L1 is exact):
