@@ -42,7 +42,7 @@
 //        derivative a + b, a = c/2: e_c; b = x e^-(x^2/2) / sqrt(2 pi): exp 2u, 1/sqrt(2 pi)
 //        rounded u, two products 2u: 5u; a + b as above: e = L max(e_a, e_b) + u, plus an
 //        absolute 40 * 2^-1074 where e^-(x^2/2) is subnormal (x > 37.6; a >= 1/2 there).
-// binary64 inputs: the vector code of gelu_simd.cpp (tanh form, double-double), one lane at a
+// binary64 inputs: the vector code of gelu_simd.cpp (both forms, double-double), one lane at a
 //   time here; its budget is written there.
 // =============================================================================================
 #include <bit>
