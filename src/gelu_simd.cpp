@@ -84,6 +84,7 @@
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
+#include <iterator>
 #include <utility>
 #include <vector>
 
@@ -615,11 +616,11 @@ HWY_INLINE M tanh_f64(bool value, V x, V& out) {
 //   Sum < 2^-58: within the same kErf64Rel (2^-57).
 constexpr double kErfZeroNear = k::kErfZeroRadius;
 struct ErfZeroTail {
-  double c[15];  // p[2..16] rounded to double
+  double c[std::size(k::kErfZeroPoly) - 2];  // p[2..] rounded to double
 };
 constexpr ErfZeroTail erf_zero_tail() {
   ErfZeroTail t{};
-  for (int j = 0; j < 15; ++j) t.c[j] = static_cast<double>(k::kErfZeroPoly[j + 2]);
+  for (std::size_t j = 0; j < std::size(t.c); ++j) t.c[j] = static_cast<double>(k::kErfZeroPoly[j + 2]);
   return t;
 }
 constexpr ErfZeroTail kErfZeroTail = erf_zero_tail();
