@@ -18,6 +18,7 @@
 #include <cstdio>
 #include <limits>
 #include <random>
+#include <string>
 #include <vector>
 
 #include "gelucheck/gelu_kernel.hpp"
@@ -322,8 +323,11 @@ TEST(LibrarySimd, VectorErfcDDIsAsAccurateAsAssumed) { on_every_target(erfc_dd_i
 // lies within ~2^-48 |f| of a binary32 midpoint (about 2^-23 of the lanes) or near the derivative's
 // zero: a few lanes in a million.
 // The binary64 erf form (bound 2^-57, faithful test; a Taylor series within 1/8 of the
-// derivative's zero, where the sum cancels): a lane is refused only next to that interval.
-void erf_refusals_are_rare() {
+// derivative's zero, where the sum cancels): a lane is refused only next to that interval. The
+// tanh form (bounds 2^-67 and L 2^-67 + 2^-66 in binary64; (4|t| + 6)u and its derivative's in
+// binary32): refused where its derivative's sum cancels by more than ~2^12 (binary64), or near a
+// midpoint.
+void refusals_are_rare() {
   std::mt19937_64 rng(42);  // the benchmark's seed
   std::uniform_real_distribution<double> uni(-8, 8);
   const std::size_t n = std::size_t{1} << 20;
@@ -332,18 +336,19 @@ void erf_refusals_are_rare() {
   std::vector<float> x(n), out(n);
   for (std::size_t i = 0; i < n; ++i) x[i] = static_cast<float>(xd[i]);
   std::vector<std::uint32_t> refused(n);
-  for (Quantity q : {Quantity::value, Quantity::derivative}) {
-    const char* what = q == Quantity::value ? "value" : "derivative";
-    const std::size_t nref = detail::simd_fast(Form::erf, q, x.data(), out.data(), refused.data(), n);
-    const std::size_t nref64 = detail::simd_fast(Form::erf, q, xd.data(), outd.data(), refused.data(), n);
-    std::printf("[measured] simd (%s) erf %s: %zu (binary32), %zu (binary64) of %zu lanes refused on [-8, 8]\n",
-                detail::simd_target(), what, nref, nref64, n);
-    EXPECT_LE(nref, std::size_t{64}) << what;
-    EXPECT_LE(nref64, std::size_t{64}) << what;
-  }
+  for (Form form : {Form::tanh, Form::erf})
+    for (Quantity q : {Quantity::value, Quantity::derivative}) {
+      const std::string what = std::string(name(form)) + " " + (q == Quantity::value ? "value" : "derivative");
+      const std::size_t nref = detail::simd_fast(form, q, x.data(), out.data(), refused.data(), n);
+      const std::size_t nref64 = detail::simd_fast(form, q, xd.data(), outd.data(), refused.data(), n);
+      std::printf("[measured] simd (%s) %s: %zu (binary32), %zu (binary64) of %zu lanes refused on [-8, 8]\n",
+                  detail::simd_target(), what.c_str(), nref, nref64, n);
+      EXPECT_LE(nref, std::size_t{64}) << what;
+      EXPECT_LE(nref64, std::size_t{64}) << what;
+    }
 }
 
-TEST(LibrarySimd, ErfRefusesFewLanes) { on_every_target(erf_refusals_are_rare); }
+TEST(LibrarySimd, RefusesFewLanes) { on_every_target(refusals_are_rare); }
 
 // Threads: the same bits with 1, 2 and 3 threads, above the size threshold (2^16), map and
 // backward, both formats.
