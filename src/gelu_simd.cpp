@@ -470,19 +470,23 @@ HWY_INLINE M round_to_float(V y, V err, V& out) {
   return ok;
 }
 
-// binary64, faithful: y = hi + lo normalized, |y - f| <= err. With a = |hi| and l = lo signed like
-// hi, accept r = hi iff l + err < succ(a) - a and l - err > pred(a) - a (neighbours from a's bits;
-// the gaps are exact). Only for 2^-1021 <= a < 2^1023.
+// binary64, faithful: y = hi + lo, |y - f| <= err. With a = |hi| in [2^e, 2^(e+1)), the gap
+// to the double above is 2^(e-52), the one below the same, or 2^(e-53) when a = 2^e; accept
+// r = hi iff |lo| + err < the smaller gap g: then |f| lies within |lo| + err of a, strictly inside
+// (pred a, succ a). 2^e is a's bits with the significand cleared, and 2^(e-52), 2^(e-53) are
+// exact for 2^-1021 <= a < 2^1023 (other lanes are refused); RN is monotone, so
+// RN(|lo| + err) < g implies |lo| + err < g. Testing |lo| against the smaller gap, whatever lo's
+// sign, refuses more than needed only at a = 2^e with lo > 0, and only lanes whose lo is within
+// err of 2^(e-53), the midpoint above a: as rare as any lane near a midpoint. (Four vector
+// operations fewer than testing l + err and l - err, l = lo signed like hi, against both gaps.)
 HWY_INLINE M round_to_double(VD y, V err) {
   const D d;
   const DI di;
   const V a = hn::Abs(y.hi);
-  const V l = hn::IfThenElse(hn::Lt(y.hi, hn::Zero(d)), hn::Neg(y.lo), y.lo);
-  const VI bits = hn::BitCast(di, a);
-  const V up = hn::Sub(hn::BitCast(d, hn::Add(bits, hn::Set(di, 1))), a);
-  const V dn = hn::Sub(hn::BitCast(d, hn::Sub(bits, hn::Set(di, 1))), a);
+  const V p2 = hn::BitCast(d, hn::And(hn::BitCast(di, a), hn::Set(di, std::int64_t{0x7ff} << 52)));
+  const V g = hn::Mul(p2, hn::IfThenElse(hn::Eq(a, p2), hn::Set(d, 0x1p-53), hn::Set(d, 0x1p-52)));
   const M in_range = hn::And(hn::Ge(a, hn::Set(d, 0x1p-1021)), hn::Lt(a, hn::Set(d, 0x1p+1023)));
-  return hn::And(in_range, hn::And(hn::Lt(hn::Add(l, err), up), hn::Gt(hn::Sub(l, err), dn)));
+  return hn::And(in_range, hn::Lt(hn::Add(hn::Abs(y.lo), err), g));
 }
 
 // ---- binary32 lanes (x promoted to double) ---------------------------------------------------
