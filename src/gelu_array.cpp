@@ -364,8 +364,7 @@ void map16_impl(Form form, Format fmt, View<const std::uint16_t> x, View<std::ui
   const std::uint16_t* xp = x.data;
   std::uint16_t* op = out.data;
   if (table && is_contiguous(x) && is_contiguous(out)) {
-    const std::size_t n = x.size();
-    for (std::size_t i = 0; i < n; ++i) op[i] = table[xp[i]];
+    detail::half_map(table, xp, op, x.size());
     return;
   }
   const std::size_t inner = inner_size(x.shape);

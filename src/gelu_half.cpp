@@ -259,6 +259,13 @@ void backward_scalar(bool bf, const std::uint16_t* table, const std::uint16_t* x
 }
 }  // namespace
 
+// The vector loop (gelu_half_simd.cpp, little-endian machines only, as below), then the tail.
+void half_map(const std::uint16_t* table, const std::uint16_t* x, std::uint16_t* out, std::size_t n) {
+  std::size_t i = 0;
+  if constexpr (std::endian::native == std::endian::little) i = half_map_simd(table, x, out, n);
+  for (; i < n; ++i) out[i] = table[x[i]];
+}
+
 // The vector loop first (gelu_half_simd.cpp: the same float route, lane by lane; it gathers the
 // table's entries 4 bytes at a time and takes the low half, so little-endian machines only), then
 // the scalar loop for the tail.

@@ -1,4 +1,6 @@
-// The vector loop of detail::half_backward (gelu_half.cpp): dx = RN_fmt(dy · d) with d = the
+// The vector loops of detail::half_map and detail::half_backward (gelu_half.cpp). map: out = the
+// value table's entry for x, gathered (what the scalar loop's table[x] reads, so the same bits).
+// backward: dx = RN_fmt(dy · d) with d = the
 // derivative table's entry for x, for bfloat16 and binary16, through Highway with run-time
 // dispatch (AVX-512, AVX2, SSE4 or a portable emulation). It computes exactly what the scalar
 // loop's float route computes, lane by lane, with the same integer operations:
@@ -26,6 +28,25 @@ HWY_BEFORE_NAMESPACE();
 namespace gelucheck::detail::HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
 
+// The table's entries are gathered 4 bytes at a time at byte offset 2x; on a little-endian
+// machine (the callers' condition) the low half is the entry. The 2 bytes after the last entry
+// lie inside the table's storage (gelu_half.cpp).
+// Elements [0, k) done, k the largest multiple of the vector length <= n. In place (x == out) is
+// fine: each vector is loaded before it is stored, and vectors do not overlap.
+std::size_t HalfMap(const std::uint16_t* table, const std::uint16_t* x, std::uint16_t* out, std::size_t n) {
+  const hn::ScalableTag<std::int32_t> di;
+  const hn::Rebind<std::uint16_t, decltype(di)> du;
+  const std::size_t N = hn::Lanes(di);
+  const auto* t32 = reinterpret_cast<const std::int32_t*>(table);
+  const auto low16 = hn::Set(di, 0xffff);
+  std::size_t i = 0;
+  for (; i + N <= n; i += N) {
+    const auto xi = hn::PromoteTo(di, hn::LoadU(du, x + i));
+    hn::StoreU(hn::DemoteTo(du, hn::And(hn::GatherOffset(di, t32, hn::Add(xi, xi)), low16)), du, out + i);
+  }
+  return i;
+}
+
 // Elements [0, k) done, k the largest multiple of the vector length <= n; each vector either
 // stored whole from its lanes or handed to `scalar` (the scalar loop of gelu_half.cpp) whole.
 std::size_t HalfBackward(bool bf, const std::uint16_t* table, const float* f16, const std::uint16_t* x,
@@ -34,9 +55,6 @@ std::size_t HalfBackward(bool bf, const std::uint16_t* table, const float* f16, 
   const hn::Rebind<std::uint16_t, decltype(di)> du;
   const hn::Rebind<float, decltype(di)> df;
   const std::size_t N = hn::Lanes(di);
-  // The table's entries are gathered 4 bytes at a time at byte offset 2x; on a little-endian
-  // machine (the caller's condition) the low half is the entry. The 2 bytes after the last entry
-  // lie inside the table's storage (gelu_half.cpp).
   const auto* t32 = reinterpret_cast<const std::int32_t*>(table);
   const auto low16 = hn::Set(di, 0xffff);
   std::size_t i = 0;
@@ -86,7 +104,11 @@ HWY_AFTER_NAMESPACE();
 
 #if HWY_ONCE
 namespace gelucheck::detail {
+HWY_EXPORT(HalfMap);
 HWY_EXPORT(HalfBackward);
+std::size_t half_map_simd(const std::uint16_t* table, const std::uint16_t* x, std::uint16_t* out, std::size_t n) {
+  return HWY_DYNAMIC_DISPATCH(HalfMap)(table, x, out, n);
+}
 std::size_t half_backward_simd(bool bf, const std::uint16_t* table, const float* f16, const std::uint16_t* x,
                                const std::uint16_t* dy, std::uint16_t* dx, std::size_t n, HalfScalar scalar) {
   return HWY_DYNAMIC_DISPATCH(HalfBackward)(bf, table, f16, x, dy, dx, n, scalar);

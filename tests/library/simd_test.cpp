@@ -128,18 +128,6 @@ void bit_for_bit() {
   }
 }
 
-// Runs body once per instruction set the vector code is compiled for and this CPU supports (so the
-// SSE4 code, without FMA, is tested on an AVX-512 machine too), then restores the dispatch.
-template <class F>
-void on_every_target(F&& body) {
-  for (std::int64_t t : detail::simd_targets()) {
-    detail::simd_force_target(t);
-    SCOPED_TRACE(detail::simd_target());
-    body();
-  }
-  detail::simd_force_target(0);
-}
-
 TEST(LibrarySimd, VectorEqualsScalarBitForBitBinary32) { on_every_target([] { bit_for_bit<float>(); }); }
 TEST(LibrarySimd, VectorEqualsScalarBitForBitBinary64) { on_every_target([] { bit_for_bit<double>(); }); }
 

@@ -2,13 +2,17 @@
 // failure messages as hex floats (input, expected, got).
 #pragma once
 
+#include <gtest/gtest.h>
 #include <mpfr.h>
+
+#include <cstdint>
 
 #include <string>
 #include <vector>
 
 #include "gelucheck/common.hpp"
 #include "gelucheck/gelu.hpp"
+#include "gelucheck/gelu_kernel.hpp"
 
 namespace gelucheck::testing {
 
@@ -40,5 +44,17 @@ double ulps(long double r, long double a, int (*g)(mpfr_ptr, mpfr_srcptr, mpfr_r
 
 std::string hex(double x);
 std::string hex_ld(long double x);
+
+// Runs body once per instruction set the vector code is compiled for and this CPU supports (so the
+// SSE4 code, without FMA, is tested on an AVX-512 machine too), then restores the dispatch.
+template <class F>
+void on_every_target(F&& body) {
+  for (std::int64_t t : detail::simd_targets()) {
+    detail::simd_force_target(t);
+    SCOPED_TRACE(detail::simd_target());
+    body();
+  }
+  detail::simd_force_target(0);
+}
 
 }  // namespace gelucheck::testing

@@ -88,6 +88,11 @@ void accurate_block(Form form, Quantity q, const double* x, double* out, std::si
 const std::uint16_t* half_table(Format fmt, Form form, Quantity q);
 long half_unproved(Format fmt, Form form, Quantity q);
 std::uint16_t half_product(Format fmt, std::uint16_t dy, std::uint16_t d);
+// out[i] = table[x[i]] over contiguous arrays (exact aliasing allowed), table one of
+// half_table's; its vector loop (src/gelu_half_simd.cpp) gathers the entries and returns how
+// many elements it did (a multiple of the vector length).
+void half_map(const std::uint16_t* table, const std::uint16_t* x, std::uint16_t* out, std::size_t n);
+std::size_t half_map_simd(const std::uint16_t* table, const std::uint16_t* x, std::uint16_t* out, std::size_t n);
 // dx[i] = half_product(fmt, dy[i], table[x[i]]) over contiguous arrays (exact aliasing allowed);
 // table must be one of half_table's (its vector loop reads 2 bytes past the last entry, which
 // the table's storage holds).
