@@ -28,22 +28,26 @@ HWY_BEFORE_NAMESPACE();
 namespace gelucheck::detail::HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
 
-// The table's entries are gathered 4 bytes at a time at byte offset 2x; on a little-endian
-// machine (the callers' condition) the low half is the entry. The 2 bytes after the last entry
-// lie inside the table's storage (gelu_half.cpp).
+using DI = hn::ScalableTag<std::int32_t>;
+using DU = hn::Rebind<std::uint16_t, DI>;
+using VI = hn::Vec<DI>;
+
+// The entries table[x] of x's lanes (encodings, widened). They are gathered 4 bytes at a time at
+// byte offset 2x; on a little-endian machine (the callers' condition) the low half is the entry.
+// The 2 bytes after the last entry lie inside the table's storage (gelu_half.cpp).
+HWY_INLINE VI entries(const std::uint16_t* table, VI x) {
+  const DI di;
+  return hn::And(hn::GatherOffset(di, reinterpret_cast<const std::int32_t*>(table), hn::Add(x, x)), hn::Set(di, 0xffff));
+}
+
 // Elements [0, k) done, k the largest multiple of the vector length <= n. In place (x == out) is
 // fine: each vector is loaded before it is stored, and vectors do not overlap.
 std::size_t HalfMap(const std::uint16_t* table, const std::uint16_t* x, std::uint16_t* out, std::size_t n) {
-  const hn::ScalableTag<std::int32_t> di;
-  const hn::Rebind<std::uint16_t, decltype(di)> du;
-  const std::size_t N = hn::Lanes(di);
-  const auto* t32 = reinterpret_cast<const std::int32_t*>(table);
-  const auto low16 = hn::Set(di, 0xffff);
+  const DI di;
+  const DU du;
   std::size_t i = 0;
-  for (; i + N <= n; i += N) {
-    const auto xi = hn::PromoteTo(di, hn::LoadU(du, x + i));
-    hn::StoreU(hn::DemoteTo(du, hn::And(hn::GatherOffset(di, t32, hn::Add(xi, xi)), low16)), du, out + i);
-  }
+  for (; i + hn::Lanes(di) <= n; i += hn::Lanes(di))
+    hn::StoreU(hn::DemoteTo(du, entries(table, hn::PromoteTo(di, hn::LoadU(du, x + i)))), du, out + i);
   return i;
 }
 
@@ -51,17 +55,15 @@ std::size_t HalfMap(const std::uint16_t* table, const std::uint16_t* x, std::uin
 // stored whole from its lanes or handed to `scalar` (the scalar loop of gelu_half.cpp) whole.
 std::size_t HalfBackward(bool bf, const std::uint16_t* table, const float* f16, const std::uint16_t* x,
                          const std::uint16_t* dy, std::uint16_t* dx, std::size_t n, HalfScalar scalar) {
-  const hn::ScalableTag<std::int32_t> di;
-  const hn::Rebind<std::uint16_t, decltype(di)> du;
-  const hn::Rebind<float, decltype(di)> df;
+  const DI di;
+  const DU du;
+  const hn::Rebind<float, DI> df;
   const std::size_t N = hn::Lanes(di);
-  const auto* t32 = reinterpret_cast<const std::int32_t*>(table);
-  const auto low16 = hn::Set(di, 0xffff);
   std::size_t i = 0;
   for (; i + N <= n; i += N) {
     const auto xi = hn::PromoteTo(di, hn::LoadU(du, x + i));
     const auto gi = hn::PromoteTo(di, hn::LoadU(du, dy + i));
-    const auto d = hn::And(hn::GatherOffset(di, t32, hn::Add(xi, xi)), low16);
+    const auto d = entries(table, xi);
     const auto p = bf ? hn::Mul(hn::BitCast(df, hn::ShiftLeft<16>(gi)), hn::BitCast(df, hn::ShiftLeft<16>(d)))
                       : hn::Mul(hn::GatherIndex(df, f16, gi), hn::GatherIndex(df, f16, d));
     const auto b = hn::BitCast(di, p);
