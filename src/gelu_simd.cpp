@@ -39,8 +39,10 @@
 //   derivative (a + b)/d^2, a = d = 1 + E: (4|t| + 5)u; t'' = K1 + (3 K2) s: 3K2 rounded twice (2u),
 //     times s (u), + K1 (u, K1 rounded: u): 4u... counted as 4u; b = x t'' E: (4|t| + 4)u + 4u + 2u
 //     (two products) = (4|t| + 10)u; a + b: (|a| + |b|) max(e_a, e_b) + u|a + b|, i.e. relative
-//     L (4|t| + 10)u + u with L = (|a| + |b|)/|a + b| evaluated; d^2: 2 (4|t| + 5)u + u; division u.
-//     e = L (4|t| + 10)u + (8|t| + 13)u                       [code: L (4.1|t| + 10) + 8.1|t| + 13].
+//     L (4|t| + 10)u + u with L = (|a| + |b|)/|a + b| evaluated; d^2: 2 (4|t| + 5)u + u; its
+//     reciprocal q u, the product (a + b) q u. e = L (4|t| + 10)u + (8|t| + 14)u, taken as
+//     e|y| = (|a| + |b|) q (4.1|t| + 10)u + |y| (8.1|t| + 14)u (L|y| = (|a| + |b|)/d^2: no division
+//     of its own; its roundings are inside the 1.01 inflation).
 // binary32, erf (x a float: x^2/2 exact in double):
 //   g = exp_d(-x^2/2): 4u (the argument is exact; clamped at -708 for x > 37.6, see below).
 //   c = erfc_phi(x, g) = erfc(-x/sqrt2): e_c = kErfcRel = 32u, everything included (the exp_d
@@ -511,13 +513,17 @@ HWY_INLINE M tanh_f32(bool value, V x, V& out) {
     const V tp = hn::MulAdd(hn::Set(d, 3 * k::kTwoSqrt2OverPiCubic.hi), s, hn::Set(d, k::kTwoSqrt2OverPi.hi));
     const V b = hn::Mul(hn::Mul(xc, tp), E);
     const V num = hn::Add(dd, b);
-    const V y = hn::Div(num, hn::Mul(dd, dd));
-    const V L = hn::Div(hn::Add(dd, hn::Abs(b)), hn::Abs(num));
-    const V rel0 = hn::MulAdd(L, hn::MulAdd(hn::Set(d, 4.1), at, hn::Set(d, 10.0)),
-                              hn::MulAdd(hn::Set(d, 8.1), at, hn::Set(d, 13.0)));
-    const V rel = hn::Mul(rel0, hn::Set(d, u));
-    ok = hn::And(hn::Lt(rel, hn::Set(d, kTrustDynamic)),
-                 round_to_float(y, hn::Mul(hn::Abs(y), hn::Mul(rel, hn::Set(d, kInflate))), out));
+    // One division: q = 1/d^2, y = num q and L |y| = (d + |b|) q (the bound's L without a
+    // division of its own).
+    const V q = hn::Div(hn::Set(d, 1.0), hn::Mul(dd, dd));
+    const V y = hn::Mul(num, q);
+    const V ay = hn::Abs(y);
+    const V Ly = hn::Mul(hn::Add(dd, hn::Abs(b)), q);
+    const V err = hn::MulAdd(Ly, hn::MulAdd(hn::Set(d, 4.1 * u), at, hn::Set(d, 10 * u)),
+                             hn::Mul(ay, hn::MulAdd(hn::Set(d, 8.1 * u), at, hn::Set(d, 14 * u))));
+    // The dynamic bound is trusted below 2^-20 relative: err < 2^-20 |y| (a zero y is refused).
+    ok = hn::And(hn::Lt(err, hn::Mul(hn::Set(d, kTrustDynamic), ay)),
+                 round_to_float(y, hn::Mul(err, hn::Set(d, kInflate)), out));
   }
   // Regions: x > 16 exact answers, x < -16 gives -0, |x| < 2^-40 (value) and NaN refused; +inf
   // too (Highway's emulated targets saturate it to FLT_MAX when demoting to float).
