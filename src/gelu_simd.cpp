@@ -61,8 +61,9 @@
 //   value: d = 1 + E (dd add, 2^-104): 2^-67.9; x / d as x (1/d) (recip 2^-102, mul 2^-104):
 //     e <= 2^-67.
 //   derivative (x >= -16, d^2 <= e^636 finite): t'' x = K1 x + 3K2 x^3 = t + 2 K2 x^3 in dd
-//     (2^-100, at tanh_f64), b = (t'' x) E: 2^-67.9; a = d: 2^-67.9; a + b (2^-104 (|a| + |b|)); d^2 (2^-102); the quotient as
-//     (a + b) (1/d^2): recip 2^-102 and mul 2^-102, within 2^-101: e = L 2^-67 + 2^-66.
+//     (2^-100, at tanh_f64), b = (t'' x) E: 2^-67.9; a = d: 2^-67.9; a + b (2^-104 (|a| + |b|));
+//     d^2 (2^-102); the quotient as (a + b) (1/d^2): recip 2^-102 and mul 2^-102, within 2^-101:
+//     e = L 2^-67 + 2^-66.
 // binary64, erf (x in [-36, 36]; x > 36: value x and derivative 1, faithful; x < -36 refused):
 //   g = exp_half_square_dd(x) = e^(-x^2/2): x^2 by two_prod (exact), halved (exact): exp_dd's
 //     2^-68 (its argument's |hi| <= 648, |lo| <= 2^-44, result >= e^-648 > 2^-968).

@@ -245,7 +245,6 @@ int main() {
   scalar_ld("kTwoSqrt2OverPiL", "2 sqrt(2/pi)", 2 * s2pi);
   scalar_ld("kSixSqrt2OverPiCubicL", "6 sqrt(2/pi) * 0.044715", 6 * s2pi * c);
   scalar_ld("kInvSqrt2PiL", "1/sqrt(2 pi)", 1 / sqrtR(2 * pi()));
-  pair("kSixSqrt2OverPiCubic", "6 sqrt(2/pi) * 0.044715", 6 * s2pi * c);
   scalar("kInvSqrt2PiD", "1/sqrt(2 pi)", 1 / sqrtR(2 * pi()));
   taylor(true, "Tanh", -0.7524614220710163, 0.125, 16);
   taylor(false, "Erf", -0.7517915246935645, 0.125, 16);

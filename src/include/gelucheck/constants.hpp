@@ -39,8 +39,6 @@ inline constexpr long double kTwoSqrt2OverPiL = 0xc.c42299ea1b28468p-3L;
 inline constexpr long double kSixSqrt2OverPiCubicL = 0xd.b33b5fba2878377p-6L;
 // 1/sqrt(2 pi), rounded to nearest x87 long double (0.3989422804014326779399461)
 inline constexpr long double kInvSqrt2PiL = 0xc.c42299ea1b28468p-5L;
-// 6 sqrt(2/pi) * 0.044715 = hi + lo (0.2140644488178007463290162568395906): hi = RN64(real), lo = RN64(real - hi)
-inline constexpr DoubleDouble kSixSqrt2OverPiCubic = {0x1.b6676bf7450fp-3, 0x1.bba7351828aabp-57};
 // 1/sqrt(2 pi), rounded to nearest binary64 (0.39894228040143267794)
 inline constexpr double kInvSqrt2PiD = 0x1.9884533d43651p-2;
 
