@@ -274,7 +274,7 @@ void half_backward(Format fmt, const std::uint16_t* table, const std::uint16_t* 
   const bool bf = fmt == Format::bfloat16;
   std::size_t done = 0;
   if constexpr (std::endian::native == std::endian::little)
-    done = half_backward_simd(bf, table, bf ? nullptr : binary16_floats(), x, dy, dx, n, backward_scalar);
+    done = half_backward_simd(bf, table, x, dy, dx, n, backward_scalar);
   backward_scalar(bf, table, x + done, dy + done, dx + done, n - done);
 }
 

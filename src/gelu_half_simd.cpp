@@ -53,11 +53,16 @@ std::size_t HalfMap(const std::uint16_t* table, const std::uint16_t* x, std::uin
 
 // Elements [0, k) done, k the largest multiple of the vector length <= n; each vector either
 // stored whole from its lanes or handed to `scalar` (the scalar loop of gelu_half.cpp) whole.
-std::size_t HalfBackward(bool bf, const std::uint16_t* table, const float* f16, const std::uint16_t* x,
-                         const std::uint16_t* dy, std::uint16_t* dx, std::size_t n, HalfScalar scalar) {
+std::size_t HalfBackward(bool bf, const std::uint16_t* table, const std::uint16_t* x, const std::uint16_t* dy,
+                         std::uint16_t* dx, std::size_t n, HalfScalar scalar) {
   const DI di;
   const DU du;
   const hn::Rebind<float, DI> df;
+  const hn::Rebind<hwy::float16_t, DI> dh;
+  // binary16 encodings to floats, exactly (every binary16 value is a float): F16C where the target
+  // has it, Highway's integer emulation elsewhere, which maps the exponent 31 (inf, NaN) to finite
+  // values; lanes holding such an encoding are handed to the scalar loop below.
+  auto half_to_float = [&](VI enc) HWY_ATTR { return hn::PromoteTo(df, hn::BitCast(dh, hn::DemoteTo(du, enc))); };
   const std::size_t N = hn::Lanes(di);
   std::size_t i = 0;
   for (; i + N <= n; i += N) {
@@ -65,7 +70,7 @@ std::size_t HalfBackward(bool bf, const std::uint16_t* table, const float* f16, 
     const auto gi = hn::PromoteTo(di, hn::LoadU(du, dy + i));
     const auto d = entries(table, xi);
     const auto p = bf ? hn::Mul(hn::BitCast(df, hn::ShiftLeft<16>(gi)), hn::BitCast(df, hn::ShiftLeft<16>(d)))
-                      : hn::Mul(hn::GatherIndex(df, f16, gi), hn::GatherIndex(df, f16, d));
+                      : hn::Mul(half_to_float(gi), half_to_float(d));
     const auto b = hn::BitCast(di, p);
     const auto mag = hn::And(b, hn::Set(di, 0x7fffffff));
     const auto e = hn::ShiftRight<23>(mag);
@@ -90,6 +95,8 @@ std::size_t HalfBackward(bool bf, const std::uint16_t* table, const float* f16, 
       // conversion to nearest, ties to even (1024 is the least normal number's encoding)
       const auto tiny = hn::Lt(e, hn::Set(di, 113));
       ok = hn::Or(ok, tiny);
+      const auto exp31 = hn::Set(di, 0x7c00);
+      ok = hn::AndNot(hn::Or(hn::Eq(hn::And(gi, exp31), exp31), hn::Eq(hn::And(d, exp31), exp31)), ok);
       r = hn::IfThenElse(tiny, hn::NearestInt(hn::Mul(hn::BitCast(df, mag), hn::Set(df, 0x1p24f))), h);
     }
     if (!hn::AllTrue(di, ok)) {
@@ -111,9 +118,9 @@ HWY_EXPORT(HalfBackward);
 std::size_t half_map_simd(const std::uint16_t* table, const std::uint16_t* x, std::uint16_t* out, std::size_t n) {
   return HWY_DYNAMIC_DISPATCH(HalfMap)(table, x, out, n);
 }
-std::size_t half_backward_simd(bool bf, const std::uint16_t* table, const float* f16, const std::uint16_t* x,
-                               const std::uint16_t* dy, std::uint16_t* dx, std::size_t n, HalfScalar scalar) {
-  return HWY_DYNAMIC_DISPATCH(HalfBackward)(bf, table, f16, x, dy, dx, n, scalar);
+std::size_t half_backward_simd(bool bf, const std::uint16_t* table, const std::uint16_t* x, const std::uint16_t* dy,
+                               std::uint16_t* dx, std::size_t n, HalfScalar scalar) {
+  return HWY_DYNAMIC_DISPATCH(HalfBackward)(bf, table, x, dy, dx, n, scalar);
 }
 }  // namespace gelucheck::detail
 #endif

@@ -100,12 +100,11 @@ void half_backward(Format fmt, const std::uint16_t* table, const std::uint16_t* 
                    std::uint16_t* dx, std::size_t n);
 // Its vector loop (src/gelu_half_simd.cpp): elements [0, k) done, k the largest multiple of the
 // vector length <= n, each vector from its lanes or, where any lane needs more than the float
-// route, by `scalar` (the scalar loop, on that vector's elements). f16 is binary16's 65,536
-// values as floats (unused for bfloat16).
+// route, by `scalar` (the scalar loop, on that vector's elements).
 using HalfScalar = void (*)(bool bf, const std::uint16_t* table, const std::uint16_t* x, const std::uint16_t* dy,
                             std::uint16_t* dx, std::size_t n);
-std::size_t half_backward_simd(bool bf, const std::uint16_t* table, const float* f16, const std::uint16_t* x,
-                               const std::uint16_t* dy, std::uint16_t* dx, std::size_t n, HalfScalar scalar);
+std::size_t half_backward_simd(bool bf, const std::uint16_t* table, const std::uint16_t* x, const std::uint16_t* dy,
+                               std::uint16_t* dx, std::size_t n, HalfScalar scalar);
 
 // The binary64 fast path's e^(a.hi + a.lo) in double-double, for |a.hi| <= 700, |a.lo| <= 2^-43:
 // claimed relative error <= kFastExpRelBound (derived in gelu_simd.cpp at exp_dd) while the
