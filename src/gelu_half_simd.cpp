@@ -1,9 +1,9 @@
-// The vector loops of detail::half_map and detail::half_backward (gelu_half.cpp). map: out = the
-// value table's entry for x, gathered (what the scalar loop's table[x] reads, so the same bits).
-// backward: dx = RN_fmt(dy · d) with d = the
-// derivative table's entry for x, for bfloat16 and binary16, through Highway with run-time
-// dispatch (AVX-512, AVX2, SSE4 or a portable emulation). It computes exactly what the scalar
-// loop's float route computes, lane by lane, with the same integer operations:
+// The vector loops of detail::half_map and detail::half_backward (gelu_half.cpp), for bfloat16
+// and binary16, through Highway with run-time dispatch (AVX-512, AVX2, SSE4 or a portable
+// emulation). map: out = the value table's entry for x, gathered (what the scalar loop's table[x]
+// reads, so the same bits). backward: dx = RN_fmt(dy · d) with d = the derivative table's entry
+// for x; it computes exactly what the scalar loop's float route computes, lane by lane, with the
+// same integer operations:
 //   - the product of two 16-bit values is exact in float whenever it is a normal float (8 + 8 and
 //     11 + 11 significand bits fit in 24), and the float's bits rounded at bit 16 (bfloat16) or
 //     at bit 13 and re-biased (binary16), ties to even, are the correctly rounded result;
