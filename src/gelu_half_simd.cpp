@@ -62,15 +62,16 @@ std::size_t HalfBackward(bool bf, const std::uint16_t* table, const std::uint16_
   // binary16 encodings to floats, exactly (every binary16 value is a float): F16C where the target
   // has it, Highway's integer emulation elsewhere, which maps the exponent 31 (inf, NaN) to finite
   // values; lanes holding such an encoding are handed to the scalar loop below.
-  auto half_to_float = [&](VI enc) HWY_ATTR { return hn::PromoteTo(df, hn::BitCast(dh, hn::DemoteTo(du, enc))); };
+  auto half_to_float = [&](hn::Vec<DU> enc) HWY_ATTR { return hn::PromoteTo(df, hn::BitCast(dh, enc)); };
   const std::size_t N = hn::Lanes(di);
   std::size_t i = 0;
   for (; i + N <= n; i += N) {
     const auto xi = hn::PromoteTo(di, hn::LoadU(du, x + i));
-    const auto gi = hn::PromoteTo(di, hn::LoadU(du, dy + i));
+    const auto g16 = hn::LoadU(du, dy + i);
+    const auto gi = hn::PromoteTo(di, g16);
     const auto d = entries(table, xi);
     const auto p = bf ? hn::Mul(hn::BitCast(df, hn::ShiftLeft<16>(gi)), hn::BitCast(df, hn::ShiftLeft<16>(d)))
-                      : hn::Mul(half_to_float(gi), half_to_float(d));
+                      : hn::Mul(half_to_float(g16), half_to_float(hn::DemoteTo(du, d)));
     const auto b = hn::BitCast(di, p);
     const auto mag = hn::And(b, hn::Set(di, 0x7fffffff));
     const auto e = hn::ShiftRight<23>(mag);
