@@ -3,7 +3,8 @@
 // 1. enclosure: every function is evaluated in interval arithmetic on MPFR. Each bound is one
 //    correctly rounded MPFR operation in a directed mode (MPFR rounds every function correctly in
 //    every mode, so RNDD gives a number <= the exact result, RNDU one >=), and every operation is
-//    applied to the bounds in the order its monotonicity asks for. By induction over the steps,
+//    applied to the bounds in the order its monotonicity asks for (erfc alone: one bound from one
+//    call, the other by the mean value theorem, see erfc_). By induction over the steps,
 //    the true value of each intermediate lies in its interval; so f(x) lies in [lo, hi].
 // 2. Ziv's loop: round lo and hi (after the strict-inequality clamps of step 3) to the target;
 //    equal results decide the rounding of everything in between (rounding is monotone). Else
@@ -111,11 +112,34 @@ void exp_(Iv& r, const Iv& a) {  // increasing; may overflow to [max, inf] or un
   mpfr_exp(r.lo, a.lo, MPFR_RNDD);
   mpfr_exp(r.hi, a.hi, MPFR_RNDU);
 }
-void erfc_(Iv& r, const Iv& a) {  // decreasing
+// erfc on [a.lo, a.hi] (decreasing) from ONE erfc evaluation: erfc is most of the erf form's cost,
+// and the second bound follows from the first by the mean value theorem. Upper bound: erfc(a.lo)
+// rounded up, r. Lower bound: erfc(a.hi) = erfc(a.lo) − (a.hi − a.lo)·(2/√π)·e^(−ξ²) for some ξ
+// in [a.lo, a.hi], with e^(−ξ²) <= e^(−m²), m the least |t| on the interval (0 when it holds 0);
+// and erfc(a.lo) >= the number just below r at precision p (r itself when the rounding was exact,
+// ternary 0). So erfc(a.hi) >= below(r) − D, D = (a.hi − a.lo)·(2/√π)·e^(−m²) with every factor
+// rounded up, and the difference rounded down; erfc > 0, so a negative result is raised to +0.
+// Width: D + 1 ulp, where two calls give erfc(a.lo) − erfc(a.hi) = D·e^(m² − ξ²) ≈ D (ξ is within
+// the interval's 2^-p relative width of m) plus their roundings: the same to within an ulp.
+void erfc_(Iv& r, const Iv& a) {
   const mpfr_prec_t p = r.prec();
-  Mpfr lo(p), hi(p);
-  mpfr_erfc(lo, a.hi, MPFR_RNDD);
-  mpfr_erfc(hi, a.lo, MPFR_RNDU);
+  Mpfr hi(p), lo(p), d(p), t(p);
+  const int exact = mpfr_erfc(hi, a.lo, MPFR_RNDU) == 0;
+  mpfr_sub(d, a.hi, a.lo, MPFR_RNDU);  // width >= 0
+  if (mpfr_sgn(a.lo) > 0 || mpfr_sgn(a.hi) < 0) {
+    mpfr_sgn(a.lo) > 0 ? mpfr_sqr(t, a.lo, MPFR_RNDD) : mpfr_sqr(t, a.hi, MPFR_RNDD);  // m² down
+    mpfr_neg(t, t, MPFR_RNDN);
+    mpfr_exp(t, t, MPFR_RNDU);         // >= e^(−m²)
+    mpfr_mul(d, d, t, MPFR_RNDU);
+  }                                    // else e^(−m²) = 1
+  mpfr_const_pi(t, MPFR_RNDD);
+  mpfr_sqrt(t, t, MPFR_RNDD);
+  mpfr_ui_div(t, 2, t, MPFR_RNDU);     // >= 2/√π
+  mpfr_mul(d, d, t, MPFR_RNDU);
+  mpfr_set(lo, hi, MPFR_RNDN);         // exact
+  if (!exact) mpfr_nextbelow(lo);
+  mpfr_sub(lo, lo, d, MPFR_RNDD);
+  if (mpfr_sgn(lo) < 0) mpfr_set_zero(lo, +1);
   mpfr_swap(r.lo, lo);
   mpfr_swap(r.hi, hi);
 }

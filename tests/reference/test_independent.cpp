@@ -62,6 +62,33 @@ TEST(ReferenceIndependent, TanhDerivative) { check(Form::tanh, Quantity::derivat
 TEST(ReferenceIndependent, ErfValue) { check(Form::erf, Quantity::value); }
 TEST(ReferenceIndependent, ErfDerivative) { check(Form::erf, Quantity::derivative); }
 
+// The enclosure itself holds f(x): [lo, hi] from enclose() at widths 2^-60 and 2^-128 against the
+// independent value (relative error < 2^-248, far inside either width), at the points above. A
+// bound on the wrong side of f(x) by as little as 2^-200 relative fails, so this sees an
+// interval operation whose bound is too tight even when every rounding still comes out right.
+TEST(ReferenceIndependent, EnclosuresHoldTheValue) {
+  MpfrRange wide;
+  Mpfr y(256), slack(256);
+  int failures = 0;
+  for (Form form : {Form::tanh, Form::erf})
+    for (Quantity q : {Quantity::value, Quantity::derivative})
+      for (double x : points(form)) {
+        testing::naive(y, form, q, x);
+        mpfr_abs(slack, y, MPFR_RNDN);
+        mpfr_mul_2si(slack, slack, -200, MPFR_RNDN);
+        for (int bits : {60, 128}) {
+          const ref::Enclosure e = ref::enclose(form, q, x, bits);
+          Mpfr lo(mpfr_get_prec(e.lo()) + 256), hi(mpfr_get_prec(e.hi()) + 256);
+          mpfr_sub(lo, e.lo(), slack, MPFR_RNDD);
+          mpfr_add(hi, e.hi(), slack, MPFR_RNDU);
+          if (!(mpfr_lessequal_p(lo, y) && mpfr_lessequal_p(y, hi)) && ++failures <= 20)
+            ADD_FAILURE() << name(form) << " " << name(q) << " x = " << hexfloat(x) << " width 2^-"
+                          << bits << ": the enclosure misses the independent value";
+        }
+      }
+  EXPECT_EQ(failures, 0);
+}
+
 // Decimal output against the same independent values: 17 and 40 significant digits.
 TEST(ReferenceIndependent, Decimal) {
   Mpfr y(64);
