@@ -1,43 +1,65 @@
 #!/usr/bin/env bash
 # The fast reference (ref::round_batch) against the MPFR path (enclose()) on EVERY binary32 input
-# of the four functions, in 256 chunks that can run on one machine over days, or on many at once:
-# chunk c holds the ordered keys [2^23 + c 2^24, 2^23 + (c+1) 2^24) clipped to +inf, that is the
-# inputs from -inf upward in value order (chunk 0: -inf to -2^126; chunk 255: +inf alone). Each
-# chunk is one run of test_fast_reference_long's SubRange.AgreesWithMpfr over all four functions
-# (GELUCHECK_FASTREF_RANGE, GELUCHECK_FASTREF_FUNCTION=all), on every core.
+# of the four functions, in 4081 chunks that can run on one machine over days, or on many at once:
+# chunk c holds the ordered keys [2^23 + c 2^20, 2^23 + (c+1) 2^20) clipped to +inf, that is the
+# inputs from -inf upward in value order, 2^20 of them a chunk (chunk 0: -inf to -0x1.e00002p+127;
+# 16 chunks make one pair of binades; chunk 4080: +inf alone). Each chunk is one run of
+# test_fast_reference_long's SubRange.AgreesWithMpfr over all four functions
+# (GELUCHECK_FASTREF_RANGE, GELUCHECK_FASTREF_FUNCTION=all), on every core: seconds for the large
+# |x| chunks, several minutes for the costliest (erf's mpfr_erfc in [-16, -2^-20]).
 #
-#   scripts/fastref-every-input.sh STATE_DIR [FIRST [LAST]]
+#   scripts/fastref-every-input.sh [STATE_DIR [FIRST [LAST]]]
 #
-# STATE_DIR (created if missing) keeps what the runs found: done.txt lists finished chunks, one
-# number a line; log.txt gets each chunk's range and its four result lines ("N inputs compared with
-# MPFR, D disagreements, F fallbacks, T s"); chunk-C.out is the last run's full output of chunk C.
-# A finished chunk is skipped, so an interrupted run resumes where it stopped, and several
-# machines may each take a FIRST..LAST slice into their own STATE_DIR (concatenate the logs).
-# Exit: 0 when every chunk in FIRST..LAST (default 0..255) is done without disagreement, 1 when a
-# chunk found a disagreement or failed (its output stays in chunk-C.out), 2 on bad usage.
-# Needs the build's test binary (GELUCHECK_BUILD_DIR, default build/; scripts/test.sh builds it).
-# About 28 hours on 2 cores for all 256 chunks (docs/reference.md, "The fast reference").
+# STATE_DIR (default: the repository's reports/fastref-every-input, the record this repository
+# keeps; created if missing) holds what the runs found: done.txt lists finished chunks, one number
+# a line; log.txt gets each chunk's range, the commit its test binary was built from, and its four
+# result lines ("N inputs compared with MPFR, D disagreements, F fallbacks, T s"). A failed chunk
+# leaves its whole output in chunk-C.out. A finished chunk is skipped, so an interrupted run
+# resumes where it stopped (only the chunk in progress is lost), and several machines may each
+# take a FIRST..LAST slice into their own STATE_DIR (then append their logs and done lists).
+# Exit: 0 when every chunk in FIRST..LAST (default 0..4080) is done without disagreement, 1 when a
+# chunk found a disagreement or failed, 2 on bad usage.
+# Needs the build's test binary (GELUCHECK_BUILD_DIR, default build/; scripts/test.sh builds it);
+# it is copied at the start, so rebuilding during a run does not change what runs.
+# About 28 hours on 2 cores for all chunks (docs/reference.md, "The fast reference").
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${GELUCHECK_BUILD_DIR:-$root/build}
 bin="$build/tests/reference/test_fast_reference_long"
-usage() { echo "usage: $0 STATE_DIR [FIRST [LAST]]  (chunks 0..255)" >&2; exit 2; }
-[ $# -ge 1 ] && [ $# -le 3 ] || usage
-state=$1
+chunks=4081
+usage() { echo "usage: $0 [STATE_DIR [FIRST [LAST]]]  (chunks 0..$((chunks - 1)))" >&2; exit 2; }
+[ $# -le 3 ] || usage
+state=${1:-$root/reports/fastref-every-input}
 first=${2:-0}
-last=${3:-255}
-[[ $first =~ ^[0-9]+$ && $last =~ ^[0-9]+$ ]] && [ "$first" -le "$last" ] && [ "$last" -le 255 ] || usage
+last=${3:-$((chunks - 1))}
+[[ $first =~ ^[0-9]+$ && $last =~ ^[0-9]+$ ]] && [ "$first" -le "$last" ] &&
+  [ "$last" -lt "$chunks" ] || usage
 [ -x "$bin" ] || { echo "$0: $bin not found: build the tests first (scripts/test.sh)" >&2; exit 2; }
 mkdir -p "$state"
 touch "$state/done.txt" "$state/log.txt"
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+cp "$bin" "$tmp/test_fast_reference_long"
+# What the binary was built from: HEAD, and whether the sources differ from it (the record's own
+# directory aside), when the build directory was configured from this tree; else unknown.
+# (Build before running: the binary is taken as it is.)
+src=$(sed -n 's/^CMAKE_HOME_DIRECTORY:INTERNAL=//p' "$build/CMakeCache.txt" 2> /dev/null || true)
+if [ -n "$src" ] && [ "$src" -ef "$root" ] && git -C "$root" rev-parse -q HEAD > /dev/null 2>&1; then
+  built_from=$(git -C "$root" rev-parse --short=12 HEAD)
+  git -C "$root" diff --quiet HEAD -- . ':!reports/fastref-every-input' ||
+    built_from="$built_from+uncommitted"
+else
+  built_from=unknown
+fi
 
 # The two ends of chunk c as hex floats (python3's float.hex; +-inf spelled out).
 ends() {
   python3 - "$1" <<'PY'
 import struct, sys
 c = int(sys.argv[1])
-k0 = 0x00800000 + (c << 24)
-k1 = min(k0 + (1 << 24) - 1, 0xff800000)
+k0 = 0x00800000 + (c << 20)
+k1 = min(k0 + (1 << 20) - 1, 0xff800000)
 def value(k):
     d = k - 0x80000000
     bits = d if d >= 0 else 0x80000000 | -d
@@ -51,21 +73,26 @@ status=0
 for ((c = first; c <= last; c++)); do
   grep -qx "$c" "$state/done.txt" && continue
   read -r a b < <(ends "$c")
-  echo "chunk $c [$a, $b] start $(date -u +%FT%TZ)" >> "$state/log.txt"
+  echo "chunk $c [$a, $b] built from $built_from, start $(date -u +%FT%TZ)" >> "$state/log.txt"
   if GELUCHECK_FASTREF_RANGE="$a:$b" GELUCHECK_FASTREF_FUNCTION=all \
-       "$bin" --gtest_filter='SubRange.*' > "$state/chunk-$c.out" 2>&1; then
-    grep "compared with MPFR" "$state/chunk-$c.out" | sed "s/^/chunk $c: /" >> "$state/log.txt"
+       "$tmp/test_fast_reference_long" --gtest_filter='SubRange.*' > "$tmp/out" 2>&1; then
+    grep "compared with MPFR" "$tmp/out" | sed "s/^/chunk $c: /" >> "$state/log.txt"
     echo "$c" >> "$state/done.txt"
   else
+    mv "$tmp/out" "$state/chunk-$c.out"
     echo "chunk $c FAILED (output: $state/chunk-$c.out)" | tee -a "$state/log.txt" >&2
     status=1
   fi
 done
 done_n=$(sort -un "$state/done.txt" | awk -v f="$first" -v l="$last" '$1 >= f && $1 <= l' | wc -l)
-# Totals over the whole log: results compared and disagreements (the field before "inputs" and
-# before "disagreements").
-read -r inputs bad < <(awk '/compared with MPFR/ {
-    for (i = 2; i <= NF; i++) { if ($i == "inputs") n += $(i - 1); if ($i == "disagreements,") d += $(i - 1) } }
-  END { printf "%d %d\n", n, d }' "$state/log.txt")
-echo "$0: $done_n of $((last - first + 1)) chunks done in $state; its log: $inputs results compared, $bad disagreements"
+# Totals over the whole log: results compared, disagreements, fallbacks (the field before
+# "inputs", "disagreements," and "fallbacks,").
+read -r inputs bad fb < <(awk '/compared with MPFR/ {
+    for (i = 2; i <= NF; i++) {
+      if ($i == "inputs") n += $(i - 1)
+      if ($i == "disagreements,") d += $(i - 1)
+      if ($i == "fallbacks,") f += $(i - 1) } }
+  END { printf "%d %d %d\n", n, d, f }' "$state/log.txt")
+echo "$0: $done_n of $((last - first + 1)) chunks done in $state;" \
+  "its log: $inputs results compared, $bad disagreements, $fb fallbacks"
 exit $status
