@@ -17,6 +17,7 @@
 #include "gelucheck/reference.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <limits>
 #include <string>
@@ -71,9 +72,13 @@ void mul_ui(Iv& r, const Iv& a, unsigned long k) {  // increasing in a
 // General product: the extremes of a bilinear function on a box are at its corners; each corner
 // product is rounded down for the lower bound and up for the upper. A NaN (0 * inf) cannot arise
 // from the formulas below (no interval with an infinite bound is ever a factor), but is checked.
+// Its scratch numbers are kept per thread (mul is the commonest step, and never nests).
 void mul(Iv& r, const Iv& a, const Iv& b) {
   const mpfr_prec_t p = r.prec();
-  Mpfr lo(p), hi(p), t(p);
+  static thread_local Mpfr lo(64), hi(64), t(64);
+  mpfr_set_prec(lo, p);
+  mpfr_set_prec(hi, p);
+  mpfr_set_prec(t, p);
   mpfr_srcptr as[2] = {a.lo, a.hi};
   mpfr_srcptr bs[2] = {b.lo, b.hi};
   mpfr_mul(lo, a.lo, b.lo, MPFR_RNDD);
@@ -108,9 +113,32 @@ void ui_div_pos(Iv& r, unsigned long a, const Iv& b) {  // a / b, b > 0: decreas
   mpfr_swap(r.lo, lo);
   mpfr_swap(r.hi, hi);
 }
-void exp_(Iv& r, const Iv& a) {  // increasing; may overflow to [max, inf] or underflow to [0, min]
-  mpfr_exp(r.lo, a.lo, MPFR_RNDD);
-  mpfr_exp(r.hi, a.hi, MPFR_RNDU);
+// e^t on [a.lo, a.hi] (increasing; may overflow to [max, inf] or underflow to [0, min]) from ONE
+// exponential where the interval is narrow: with d = a.hi − a.lo <= 1/2, e^(a.hi) = e^(a.lo)·e^d
+// and e^d = 1 + d + d²(1/2 + d/6 + …) <= 1 + d + d², so hi = RNDU(r·(1 + d + d²)) from
+// r = RNDU e^(a.lo) (every factor rounded up), and lo = the number just below r at precision p (r
+// when the ternary value says it is exact). The spread r·(d + d²) is the exact e^(a.lo)(e^d − 1)
+// to within d² and one ulp: as narrow as two directed calls. A wide interval (or an overflowed
+// r) takes the two calls.
+void exp_(Iv& r, const Iv& a) {
+  const mpfr_prec_t p = r.prec();
+  Mpfr lo(p), hi(p), d(p);
+  mpfr_sub(d, a.hi, a.lo, MPFR_RNDU);
+  const int inexact = mpfr_exp(hi, a.lo, MPFR_RNDU);
+  if (mpfr_cmp_d(d, 0.5) <= 0 && mpfr_number_p(hi)) {
+    mpfr_set(lo, hi, MPFR_RNDN);  // exact
+    if (inexact) mpfr_nextbelow(lo);
+    Mpfr g(p);
+    mpfr_sqr(g, d, MPFR_RNDU);
+    mpfr_add(g, g, d, MPFR_RNDU);
+    mpfr_add_ui(g, g, 1, MPFR_RNDU);  // >= e^d
+    mpfr_mul(hi, hi, g, MPFR_RNDU);
+  } else {
+    mpfr_exp(lo, a.lo, MPFR_RNDD);
+    mpfr_exp(hi, a.hi, MPFR_RNDU);
+  }
+  mpfr_swap(r.lo, lo);
+  mpfr_swap(r.hi, hi);
 }
 // erfc on [a.lo, a.hi] (decreasing) from ONE erfc evaluation: erfc is most of the erf form's cost,
 // and the second bound follows from the first by the mean value theorem. Upper bound: erfc(a.lo)
@@ -324,31 +352,58 @@ struct Eff {
 };
 
 // v rounded to fmt in mode RNDN (ties to even), RNDD or RNDU, straight from the MPFR value (one
-// rounding). Quantum of v's binade in fmt: 2^q, q = max(floor(log2|v|), emin) - p + 1; v/2^q is
-// exact (a power-of-two scaling at v's own precision) and is rounded to an integer m; m·2^q is
-// then a value of fmt or 2^(emax+1) (overflow), and is exact as a double.
+// rounding). Quantum of v's binade in fmt: 2^q, q = max(floor(log2|v|), emin) - p + 1. Rounding
+// at that quantum is rounding to P = floor(log2|v|) - q + 1 significant bits (P = p for normal
+// results, fewer for subnormal ones): one mpfr_set into a P-bit number, whose RNDN is ties to
+// even like fmt's; a carry out of the binade gives 2^(floor(log2|v|) + 1), a multiple of 2^q too.
+// The result has <= 53 bits at a quantum >= 2^-1074, so it is exact as a double, or it is
+// 2^(emax + 1) (overflow). P <= 0 (|v| < 2^q, the least subnormal) is scaled instead: v/2^q < 1
+// rounded to an integer. This runs 24 times a Ziv decision, so its scratch numbers are kept per
+// thread rather than allocated each call.
 double round_to(mpfr_srcptr v, Format fmt, mpfr_rnd_t mode) {
   if (mpfr_nan_p(v)) return std::numeric_limits<double>::quiet_NaN();
   const bool negv = mpfr_signbit(v) != 0;
   if (mpfr_inf_p(v)) return negv ? -kInf : kInf;
   if (mpfr_zero_p(v)) return negv ? -0.0 : 0.0;
   const FormatInfo fi = info(fmt);
-  const double maxfinite = std::ldexp(2 - std::ldexp(1.0, 1 - fi.precision), fi.emax);
+  struct Limits {
+    double maxfinite, overflow_at;  // (2 - 2^(1-p))·2^emax and 2^(emax+1) (inf for binary64)
+  };
+  static const std::array<Limits, 4> limits = [] {
+    std::array<Limits, 4> l{};
+    for (Format f : all_formats) {
+      const FormatInfo i = info(f);
+      l[static_cast<int>(f)] = {std::ldexp(2 - std::ldexp(1.0, 1 - i.precision), i.emax),
+                                std::ldexp(1.0, i.emax + 1)};
+    }
+    return l;
+  }();
+  const Limits& lim = limits[static_cast<int>(fmt)];
   auto overflow = [&]() -> double {
     if (mode == MPFR_RNDN) return negv ? -kInf : kInf;
-    if (mode == MPFR_RNDD) return negv ? -kInf : maxfinite;
-    return negv ? -maxfinite : kInf;  // RNDU
+    if (mode == MPFR_RNDD) return negv ? -kInf : lim.maxfinite;
+    return negv ? -lim.maxfinite : kInf;  // RNDU
   };
   const long e = mpfr_get_exp(v) - 1;  // floor(log2|v|): v = 0.1b… × 2^exp
   if (e > fi.emax) return overflow();
   const long q = std::max(e, static_cast<long>(fi.emin)) - fi.precision + 1;
-  Mpfr m(mpfr_get_prec(v)), n(fi.precision + 2);
-  mpfr_mul_2si(m, v, -q, MPFR_RNDN);  // exact
-  if (mode == MPFR_RNDN) mpfr_roundeven(n, m);
-  else if (mode == MPFR_RNDD) mpfr_floor(n, m);
-  else mpfr_ceil(n, m);
-  const double r = std::ldexp(mpfr_get_d(n, MPFR_RNDN), static_cast<int>(q));  // exact
-  if (std::fabs(r) >= std::ldexp(1.0, fi.emax + 1)) return overflow();
+  const long P = e - q + 1;
+  static thread_local Mpfr n(64), m(64);
+  double r;
+  if (P >= 1) {
+    mpfr_set_prec(n, P);
+    mpfr_set(n, v, mode);
+    r = mpfr_get_d(n, MPFR_RNDN);  // exact
+  } else {
+    mpfr_set_prec(m, mpfr_get_prec(v));
+    mpfr_mul_2si(m, v, -q, MPFR_RNDN);  // exact
+    mpfr_set_prec(n, 2);
+    if (mode == MPFR_RNDN) mpfr_roundeven(n, m);
+    else if (mode == MPFR_RNDD) mpfr_floor(n, m);
+    else mpfr_ceil(n, m);
+    r = std::ldexp(mpfr_get_d(n, MPFR_RNDN), static_cast<int>(q));  // exact: 0 or ±2^q
+  }
+  if (std::fabs(r) >= lim.overflow_at) return overflow();
   if (r == 0) return negv ? -0.0 : 0.0;
   return r;
 }
