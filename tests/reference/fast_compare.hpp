@@ -15,7 +15,10 @@ namespace gelucheck {
 
 // Every disagreement of round_batch's result with enclose() at x, as a message ("" when none).
 inline std::string compare(Form form, Quantity q, Format fmt, double x, const ref::Rounded& r) {
-  const ref::Enclosure e = ref::enclose(form, q, x, 128);
+  // 2^-80 wide: every rounding and floor_log2 below is decided whatever the width (enclose()
+  // decides all of them), and hi + lo is checked with 10 bits to spare. A wider enclosure costs
+  // MPFR less (1.2x over all binary32 inputs, 2x in the erf tail) than the 128 bits it once had.
+  const ref::Enclosure e = ref::enclose(form, q, x, 80);
   std::string msg;
   auto check = [&](const char* what, double got, double want) {
     if (!same_bits(got, want))
@@ -24,8 +27,10 @@ inline std::string compare(Form form, Quantity q, Format fmt, double x, const re
   check("rn", r.rn, e.rounded(fmt));
   check("rd", r.rd, e.rounded_down(fmt));
   check("ru", r.ru, e.rounded_up(fmt));
-  // hi + lo (·2^scale) within 2^-70 of f(x), measured against the enclosure's midpoint (the
-  // enclosure is 2^-128 wide); only the sign below 2^-(2^20).
+  // hi + lo (·2^scale) within 2^-70 of f(x), measured against the enclosure's midpoint m, which is
+  // within 2^-81 |m| of f(x) (width 2^-80): a measured |a - m| <= (2^-70 - 2^-79)|m| gives
+  // |a - f| <= (2^-70 - 2^-79)(1 + 2^-80)|f| + 2^-81(1 + 2^-80)|f| < 2^-70 |f|. Only the sign
+  // below 2^-(2^20).
   if (std::isfinite(r.hi) && r.hi != 0 && r.scale != ref::kBelowScale) {
     MpfrRange guard;  // the widest exponent range, restored at the end of the block
     Mpfr m(512), a(512);
@@ -37,7 +42,7 @@ inline std::string compare(Form form, Quantity q, Format fmt, double x, const re
     mpfr_sub(a, a, m, MPFR_RNDN);
     mpfr_div(a, a, m, MPFR_RNDN);
     mpfr_abs(a, a, MPFR_RNDN);
-    if (mpfr_cmp_d(a, 0x1p-70) > 0)
+    if (mpfr_cmp_d(a, 0x1p-70 - 0x1p-79) > 0)
       msg += " hi+lo " + hexfloat(r.hi) + " + " + hexfloat(r.lo) + " (scale " +
              std::to_string(r.scale) + ") off by " + hexfloat(mpfr_get_d(a, MPFR_RNDU));
   }
