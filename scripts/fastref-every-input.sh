@@ -39,7 +39,10 @@ mkdir -p "$state"
 touch "$state/done.txt" "$state/log.txt"
 
 tmp=$(mktemp -d)
+child=
 trap 'rm -rf "$tmp"' EXIT
+# Stopping the run stops the chunk's test too (and the EXIT trap then runs).
+trap '[ -n "$child" ] && kill "$child" 2> /dev/null; exit 130' INT TERM
 cp "$bin" "$tmp/test_fast_reference_long"
 # What the binary was built from: HEAD, and whether the sources differ from it (the record's own
 # directory aside), when the build directory was configured from this tree; else unknown.
@@ -74,8 +77,10 @@ for ((c = first; c <= last; c++)); do
   grep -qx "$c" "$state/done.txt" && continue
   read -r a b < <(ends "$c")
   echo "chunk $c [$a, $b] built from $built_from, start $(date -u +%FT%TZ)" >> "$state/log.txt"
-  if GELUCHECK_FASTREF_RANGE="$a:$b" GELUCHECK_FASTREF_FUNCTION=all \
-       "$tmp/test_fast_reference_long" --gtest_filter='SubRange.*' > "$tmp/out" 2>&1; then
+  GELUCHECK_FASTREF_RANGE="$a:$b" GELUCHECK_FASTREF_FUNCTION=all \
+    "$tmp/test_fast_reference_long" --gtest_filter='SubRange.*' > "$tmp/out" 2>&1 &
+  child=$!
+  if wait "$child"; then
     grep "compared with MPFR" "$tmp/out" | sed "s/^/chunk $c: /" >> "$state/log.txt"
     echo "$c" >> "$state/done.txt"
   else
