@@ -3,8 +3,9 @@
 // 1. enclosure: every function is evaluated in interval arithmetic on MPFR. Each bound is one
 //    correctly rounded MPFR operation in a directed mode (MPFR rounds every function correctly in
 //    every mode, so RNDD gives a number <= the exact result, RNDU one >=), and every operation is
-//    applied to the bounds in the order its monotonicity asks for (erfc alone: one bound from one
-//    call, the other by the mean value theorem, see erfc_). By induction over the steps,
+//    applied to the bounds in the order its monotonicity asks for (erfc, and e^t on a narrow
+//    interval: one bound from one call, the other from a bound on the function's growth across
+//    the interval; see erfc_ and exp_). By induction over the steps,
 //    the true value of each intermediate lies in its interval; so f(x) lies in [lo, hi].
 // 2. Ziv's loop: round lo and hi (after the strict-inequality clamps of step 3) to the target;
 //    equal results decide the rounding of everything in between (rounding is monotone). Else
