@@ -9,8 +9,8 @@
 // ERROR ACCOUNTING. Every quantity is a V = {h, l, e}: the double-double h + l and a bound e on
 // |true value - (h + l)|. Each double-double operation below is one of Joldes, Muller & Popescu,
 // "Tight and rigorous error bounds for basic building blocks of double-word arithmetic" (ACM TOMS
-// 44, 2017): AccurateDWPlusDW (relative error <= 3u^2 + 13u^3), DWTimesFP1 (<= 1.5u^2 + 4u^3),
-// DWTimesDW1 (<= 7u^2), DWDivDW2 (<= 15u^2 + 56u^3), u = 2^-53. We charge
+// 44, 2017): AccurateDWPlusDW (relative error <= 3u^2 + 13u^3), DWPlusFP (<= 2u^2), DWTimesFP1
+// (<= 1.5u^2 + 4u^3), DWTimesDW1 (<= 7u^2), DWDivDW2 (<= 15u^2 + 56u^3), u = 2^-53. We charge
 // every one kOp = 2^-99 = 128u^2 of its result (|result| <= |z.h|(1 + 2^-52)), more than any of
 // them. Propagation: for z = a op b with |a - â| <= ea, |b - b̂| <= eb:
 //   a + b: ea + eb;   a·b: |â|eb + |b̂|ea + ea·eb;   a/b: (ea + |â/b̂|eb) / (|b̂| - eb)
@@ -31,6 +31,10 @@
 #include <limits>
 
 #include "gelucheck/mpfr.hpp"
+
+#ifdef GELUCHECK_FAST_FMA
+#include <immintrin.h>  // _mm256_fmadd_pd
+#endif
 
 // This file is compiled twice (fast_path_fma.cpp): as is, and with GELUCHECK_FAST_FMA for
 // x86-64 machines with FMA, where two_prod is one fused operation instead of Dekker's 17. Both
@@ -61,56 +65,95 @@ constexpr double kMag = 1 + 0x1p-50;
 constexpr double kInflate = 1 + 0x1p-40;
 constexpr double kU = 0x1p-53;
 
+// ---- lanes ------------------------------------------------------------------------------------
+// The arithmetic below is written once for T = double (one input) and T = Lanes, kLanes doubles
+// in one vector (GCC's vector extension), on which each operation acts lane by lane with the
+// same IEEE rounding as on a double: the tanh form evaluates kLanes inputs in one pass, and
+// every bound holds for each lane as it does for a double. (A select evaluates both sides.)
+constexpr int kLanes = 4;
+// Without AVX (the portable build) GCC warns that such vectors pass between functions unlike
+// under AVX; every function here has internal linkage, so no other code sees that ABI.
+#pragma GCC diagnostic ignored "-Wpsabi"
+using Lanes = double __attribute__((vector_size(8 * kLanes)));
+using LaneInts = std::int64_t __attribute__((vector_size(8 * kLanes)));
+template <class T> struct IntOf { using type = std::int64_t; };
+template <> struct IntOf<Lanes> { using type = LaneInts; };
+
+inline double vabs(double a) { return std::fabs(a); }
+inline Lanes vabs(Lanes a) {
+  return std::bit_cast<Lanes>(std::bit_cast<LaneInts>(a) & 0x7fffffffffffffff);
+}
+inline double select(bool m, double a, double b) { return m ? a : b; }
+inline Lanes select(LaneInts m, Lanes a, Lanes b) { return m ? a : b; }
+inline std::int64_t select(bool m, std::int64_t a, std::int64_t b) { return m ? a : b; }
+inline LaneInts select(LaneInts m, LaneInts a, LaneInts b) { return m ? a : b; }
+template <class T> inline T splat(double v) { return v - T{}; }  // v in every lane (-0 kept)
+// 2^k for -1022 <= k <= 1023, from its bits.
+inline double pow2_of(std::int64_t k) { return exact_pow2(static_cast<int>(k)); }
+inline Lanes pow2_of(LaneInts k) { return std::bit_cast<Lanes>((k + 1023) << 52); }
+#ifdef GELUCHECK_FAST_FMA
+inline double fused(double a, double b, double c) { return __builtin_fma(a, b, c); }
+inline Lanes fused(Lanes a, Lanes b, Lanes c) {
+  return std::bit_cast<Lanes>(_mm256_fmadd_pd(std::bit_cast<__m256d>(a), std::bit_cast<__m256d>(b),
+                                              std::bit_cast<__m256d>(c)));
+}
+#endif
+
 // ---- exact double-double building blocks ------------------------------------------------------
-struct DD {
-  double h, l;
+template <class T> struct DDT {
+  T h, l;
 };
-inline DD two_sum(double a, double b) {
-  const double s = a + b, bb = s - a;
+using DD = DDT<double>;
+template <class T> inline DDT<T> two_sum(T a, T b) {
+  const T s = a + b, bb = s - a;
   return {s, (a - (s - bb)) + (b - bb)};
 }
-inline DD fast_two_sum(double a, double b) {  // |a| >= |b| or a == 0
-  const double s = a + b;
+template <class T> inline DDT<T> fast_two_sum(T a, T b) {  // |a| >= |b| or a == 0
+  const T s = a + b;
   return {s, b - (s - a)};
 }
 // Veltkamp's split and Dekker's product: exact (p + e == a·b) when no intermediate overflows
 // and a·b is 0 or >= 2^-969 in magnitude; every product below is of numbers in [2^-600, 2^600].
-inline void split(double a, double& hi, double& lo) {
-  const double c = 134217729.0 * a;  // 2^27 + 1
+template <class T> inline void split(T a, T& hi, T& lo) {
+  const T c = 134217729.0 * a;  // 2^27 + 1
   hi = c - (c - a);
   lo = a - hi;
 }
-inline DD two_prod(double a, double b) {
-  const double p = a * b;
+template <class T> inline DDT<T> two_prod(T a, T b) {
+  const T p = a * b;
 #ifdef GELUCHECK_FAST_FMA
-  return {p, __builtin_fma(a, b, -p)};  // exact under the same conditions (no underflow)
+  return {p, fused(a, b, -p)};  // exact under the same conditions (no underflow)
 #else
-  double ah, al, bh, bl;
+  T ah, al, bh, bl;
   split(a, ah, al);
   split(b, bh, bl);
   return {p, ((ah * bh - p) + ah * bl + al * bh) + al * bl};
 #endif
 }
-inline DD dd_add(DD x, DD y) {  // AccurateDWPlusDW
-  const DD s = two_sum(x.h, y.h), t = two_sum(x.l, y.l);
-  const DD v = fast_two_sum(s.h, s.l + t.h);
+template <class T> inline DDT<T> dd_add(DDT<T> x, DDT<T> y) {  // AccurateDWPlusDW
+  const DDT<T> s = two_sum(x.h, y.h), t = two_sum(x.l, y.l);
+  const DDT<T> v = fast_two_sum(s.h, s.l + t.h);
   return fast_two_sum(v.h, t.l + v.l);
 }
-inline DD dd_mul_d(DD x, double y) {  // DWTimesFP1
-  const DD c = two_prod(x.h, y);
-  const DD t = fast_two_sum(c.h, x.l * y);
+template <class T> inline DDT<T> dd_add_d(DDT<T> x, T y) {  // DWPlusFP
+  const DDT<T> s = two_sum(x.h, y);
+  return fast_two_sum(s.h, x.l + s.l);
+}
+template <class T> inline DDT<T> dd_mul_d(DDT<T> x, T y) {  // DWTimesFP1
+  const DDT<T> c = two_prod(x.h, y);
+  const DDT<T> t = fast_two_sum(c.h, x.l * y);
   return fast_two_sum(t.h, t.l + c.l);
 }
-inline DD dd_mul(DD x, DD y) {  // DWTimesDW1
-  const DD c = two_prod(x.h, y.h);
-  const double cl = c.l + (x.h * y.l + x.l * y.h);
+template <class T> inline DDT<T> dd_mul(DDT<T> x, DDT<T> y) {  // DWTimesDW1
+  const DDT<T> c = two_prod(x.h, y.h);
+  const T cl = c.l + (x.h * y.l + x.l * y.h);
   return fast_two_sum(c.h, cl);
 }
-inline DD dd_div(DD x, DD y) {  // DWDivDW2
-  const double th = x.h / y.h;
-  const DD r = dd_mul_d(y, th);
-  const double ph = x.h - r.h, dl = x.l - r.l;
-  const double tl = (ph + dl) / y.h;
+template <class T> inline DDT<T> dd_div(DDT<T> x, DDT<T> y) {  // DWDivDW2
+  const T th = x.h / y.h;
+  const DDT<T> r = dd_mul_d(y, th);
+  const T ph = x.h - r.h, dl = x.l - r.l;
+  const T tl = (ph + dl) / y.h;
   return fast_two_sum(th, tl);
 }
 
@@ -129,47 +172,61 @@ inline double next_up(double a) {
 inline double next_down(double a) { return -next_up(-a); }
 
 // ---- values with an error bound ---------------------------------------------------------------
-struct V {
-  double h, l, e;
+template <class T> struct VT {
+  T h, l, e;
 };
-inline double mag(const V& a) { return std::fabs(a.h) * kMag; }
-inline V exact(double x) { return {x, 0, 0}; }
-inline V add(const V& a, const V& b) {
-  const DD z = dd_add({a.h, a.l}, {b.h, b.l});
-  return {z.h, z.l, a.e + b.e + kOp * std::fabs(z.h)};
+using V = VT<double>;
+template <class T> inline T mag(const VT<T>& a) { return vabs(a.h) * kMag; }
+template <class T> inline VT<T> exact(T x) { return {x, T{}, T{}}; }
+template <class T> inline VT<T> splat(const V& c) {  // a scalar value in every lane
+  return {splat<T>(c.h), splat<T>(c.l), splat<T>(c.e)};
 }
-inline V add_d(const V& a, double b) { return add(a, exact(b)); }
-inline V mul(const V& a, const V& b) {
-  const DD z = dd_mul({a.h, a.l}, {b.h, b.l});
-  return {z.h, z.l, mag(a) * b.e + mag(b) * a.e + a.e * b.e + kOp * std::fabs(z.h)};
+template <class T> inline VT<T> select(decltype(T{} > T{}) m, const VT<T>& a, const VT<T>& b) {
+  return {select(m, a.h, b.h), select(m, a.l, b.l), select(m, a.e, b.e)};
 }
-inline V mul_d(const V& a, double y) {  // y exact
-  const DD z = dd_mul_d({a.h, a.l}, y);
-  return {z.h, z.l, std::fabs(y) * a.e + kOp * std::fabs(z.h)};
+template <class T> inline VT<T> add(const VT<T>& a, const VT<T>& b) {
+  const DDT<T> z = dd_add(DDT<T>{a.h, a.l}, DDT<T>{b.h, b.l});
+  return {z.h, z.l, a.e + b.e + kOp * vabs(z.h)};
 }
-inline V div(const V& a, const V& b) {  // requires eb < |b̂|, checked by the callers' regions
-  const DD z = dd_div({a.h, a.l}, {b.h, b.l});
-  const double den = std::fabs(b.h) / kMag - b.e;
-  const double e = den > 0 ? (a.e + std::fabs(z.h) * kMag * b.e) / den : kInf;
-  return {z.h, z.l, e + kOp * std::fabs(z.h)};
+template <class T> inline VT<T> add_d(const VT<T>& a, double b) {  // b exact
+  const DDT<T> z = dd_add_d(DDT<T>{a.h, a.l}, splat<T>(b));
+  return {z.h, z.l, a.e + kOp * vabs(z.h)};
 }
-inline V neg(const V& a) { return {-a.h, -a.l, a.e}; }
+template <class T> inline VT<T> mul(const VT<T>& a, const VT<T>& b) {
+  const DDT<T> z = dd_mul(DDT<T>{a.h, a.l}, DDT<T>{b.h, b.l});
+  return {z.h, z.l, mag(a) * b.e + mag(b) * a.e + a.e * b.e + kOp * vabs(z.h)};
+}
+template <class T> inline VT<T> mul_d(const VT<T>& a, T y) {  // y exact
+  const DDT<T> z = dd_mul_d(DDT<T>{a.h, a.l}, y);
+  return {z.h, z.l, vabs(y) * a.e + kOp * vabs(z.h)};
+}
+// Requires eb < |b̂| (checked by the callers' regions; else the bound is +inf).
+template <class T> inline VT<T> div(const VT<T>& a, const VT<T>& b) {
+  const DDT<T> z = dd_div(DDT<T>{a.h, a.l}, DDT<T>{b.h, b.l});
+  const T den = vabs(b.h) / kMag - b.e;
+  const T e = select(den > 0, (a.e + vabs(z.h) * kMag * b.e) / den, splat<T>(kInf));
+  return {z.h, z.l, e + kOp * vabs(z.h)};
+}
+template <class T> inline VT<T> neg(const VT<T>& a) { return {-a.h, -a.l, a.e}; }
 // a·2^k, -1022 <= k <= 1: exact for h; l and e may fall below 2^-1022, where their rounding
 // moves them by at most 2^-1075, charged as 2^-1074 more in e.
-inline V scale2(const V& a, int k) {
-  const double p = exact_pow2(k);
-  return {a.h * p, a.l * p, a.e * p + (k < 0 ? 0x1p-1074 : 0)};
+template <class T, class I> inline VT<T> scale2(const VT<T>& a, I k) {
+  const T p = pow2_of(k);
+  return {a.h * p, a.l * p, a.e * p + select(k < 0, splat<T>(0x1p-1074), T{})};
 }
 // A value times 2^k, k an integer: what the exponential returns.
-struct S {
-  V m;
-  long k;
+template <class T> struct ST {
+  VT<T> m;
+  typename IntOf<T>::type k;
 };
+using S = ST<double>;
 // m·2^k as an unscaled V when 2^k is above 2^-1000; else 0 with the bound |m·2^k| < 2^-998
 // (|m| < 4 in every use).
-inline V unscaled(const S& s) {
-  if (s.k >= -1000) return scale2(s.m, static_cast<int>(s.k));
-  return {0, 0, 0x1p-998};
+template <class T> inline VT<T> unscaled(const ST<T>& s) {
+  using I = typename IntOf<T>::type;
+  const auto keep = s.k >= -1000;
+  const VT<T> v = scale2(s.m, select(keep, s.k, I{}));
+  return {select(keep, v.h, T{}), select(keep, v.l, T{}), select(keep, v.e, splat<T>(0x1p-998))};
 }
 
 // ---- constants and tables, from MPFR once (correctly rounded; a double-double constant c is
@@ -423,56 +480,53 @@ const Tables& tables() {
 // |r|^10/10!·1.01 < 2^-116: 1 + r(1 + r(1/2 + r·Q)) in double-double, Q = Σ_{n=3..9} r^(n-3)/n!
 // by Horner in double on r.h: |Q̂ - Q| <= 16u·Σ|c_n||r|^(n-3) <= 16u/5.99 (coefficients rounded,
 // Higham's γ_14), and replacing r by r.h moves Q by at most (|r.l| + r.e)·|Q'| <= (|r.l| +
-// r.e)/23.
-// N inputs at once, statement by statement (the chains interleave; see tanh_n); N = 1 is the
-// plain function.
-template <int N>
-void exp_neg_n(const V* t, S* out) {
-  const Tables& T = tables();
-  double nd[N];
-  V r[N];
-  for (int i = 0; i < N; ++i) {
-    nd[i] = std::floor(t[i].h * T.inv_l + 0.5);
-    // t.h - N·l1 is exact: N·l1 is exact, and |t - N·ln2/256| <= ln2/512 puts t.h within a
-    // factor 2 of N·l1 (Sterbenz) unless N == 0. Then the smaller pieces, in double-double.
-    const DD r1 = two_sum(t[i].h - nd[i] * T.l1, -nd[i] * T.l2);
-    const DD p3 = two_prod(nd[i], T.l3);
-    const double p4 = nd[i] * T.l4;
-    const DD small = two_sum(t[i].l - p3.h, -p3.l - p4);
-    r[i] = add({r1.h, r1.l, t[i].e}, {small.h, small.l, 0});
-    r[i].e += 2 * kU * (std::fabs(t[i].l - p3.h) + std::fabs(p3.l) + std::fabs(p4)) +
-              std::fabs(nd[i]) * T.l_rest;
+// r.e)/23. T = double or Lanes (every lane the same steps).
+inline const V& lane_entry(const std::array<V, 256>& tab, std::int64_t j) {
+  return tab[static_cast<std::size_t>(j)];
+}
+inline V gather(const std::array<V, 256>& tab, std::int64_t j) { return lane_entry(tab, j); }
+inline VT<Lanes> gather(const std::array<V, 256>& tab, LaneInts j) {
+  VT<Lanes> r{};
+  for (int i = 0; i < kLanes; ++i) {
+    const V& v = lane_entry(tab, j[i]);
+    r.h[i] = v.h;
+    r.l[i] = v.l;
+    r.e[i] = v.e;
   }
+  return r;
+}
+template <class T> ST<T> exp_neg(const VT<T>& t) {
+  using I = typename IntOf<T>::type;
+  const Tables& Tb = tables();
+  // N = nearest(t.h·inv_l) (ties to even), by adding and subtracting 1.5·2^52: the sum lies in
+  // [2^52, 2^53), where doubles are the integers, for |t.h·inv_l| < 2^31; the subtraction is
+  // exact, and the sum's bits less 1.5·2^52's are N as an integer.
+  const T shifted = t.h * Tb.inv_l + 0x1.8p52;
+  const T nd = shifted - 0x1.8p52;
+  const I n = std::bit_cast<I>(shifted) - std::bit_cast<I>(splat<T>(0x1.8p52));
+  // t.h - N·l1 is exact: N·l1 is exact, and |t - N·ln2/256| <= ln2/512 puts t.h within a
+  // factor 2 of N·l1 (Sterbenz) unless N == 0. Then the smaller pieces, in double-double.
+  const DDT<T> r1 = two_sum(t.h - nd * Tb.l1, -nd * Tb.l2);
+  const DDT<T> p3 = two_prod(nd, splat<T>(Tb.l3));
+  const T p4 = nd * Tb.l4;
+  const DDT<T> small = two_sum(t.l - p3.h, -p3.l - p4);
+  VT<T> r = add(VT<T>{r1.h, r1.l, t.e}, VT<T>{small.h, small.l, T{}});
+  r.e += 2 * kU * (vabs(t.l - p3.h) + vabs(p3.l) + vabs(p4)) + vabs(nd) * Tb.l_rest;
   // e^r = 1 + r + r²·W, W = 1/2 + r·Q: W = 0.5 + r.h·Q in double-double (r.h·Q is below 2^-12,
   // its rounding u of it, and r.l·Q, r.e·Q and Q's own error ride in W's bound).
-  const auto& cf = T.inv_fact_d;
-  V W[N];
-  for (int i = 0; i < N; ++i) {
-    double q = cf[9];
-    for (int n = 8; n >= 3; --n) q = q * r[i].h + cf[static_cast<std::size_t>(n)];
-    const double eq = 16 * kU / 5.99 + (std::fabs(r[i].l) + r[i].e) / 23;  // |Q̂ - Q(r)|
-    const double rq = r[i].h * q;
-    const DD w = fast_two_sum(0.5, rq);
-    W[i] = {w.h, w.l, kU * std::fabs(rq) + (std::fabs(r[i].l) + r[i].e) * std::fabs(q) * kMag +
-                          mag(r[i]) * eq + r[i].e * eq};
-  }
-  V p[N];
-  for (int i = 0; i < N; ++i) p[i] = mul(r[i], r[i]);
-  for (int i = 0; i < N; ++i) p[i] = mul(p[i], W[i]);
-  for (int i = 0; i < N; ++i) {
-    p[i] = add_d(add(p[i], r[i]), 1.0);
-    p[i].e += 0x1p-116;
-  }
-  for (int i = 0; i < N; ++i) {
-    const long n = static_cast<long>(nd[i]);
-    const long jj = n & 255;  // N mod 256 in [0, 255] (two's complement)
-    out[i] = {mul(p[i], T.exp2_j[static_cast<std::size_t>(jj)]), (n - jj) / 256};
-  }
-}
-S exp_neg(const V& t) {
-  S s;
-  exp_neg_n<1>(&t, &s);
-  return s;
+  const auto& cf = Tb.inv_fact_d;
+  T q = splat<T>(cf[9]);
+  for (int k = 8; k >= 3; --k) q = q * r.h + cf[static_cast<std::size_t>(k)];
+  const T eq = 16 * kU / 5.99 + (vabs(r.l) + r.e) / 23;  // |Q̂ - Q(r)|
+  const T rq = r.h * q;
+  const DDT<T> w = fast_two_sum(splat<T>(0.5), rq);
+  const VT<T> W{w.h, w.l,
+                kU * vabs(rq) + (vabs(r.l) + r.e) * vabs(q) * kMag + mag(r) * eq + r.e * eq};
+  VT<T> p = mul(mul(r, r), W);
+  p = add_d(add(p, r), 1.0);
+  p.e += 0x1p-116;
+  // N mod 256 in [0, 255] and N div 256 (floor): two's complement and an arithmetic shift.
+  return {mul(p, gather(Tb.exp2_j, n & 255)), n >> 8};
 }
 
 // ---- Φ and g = Φ + xφ on |x| < 8 by the Taylor tables -------------------------------------------
@@ -655,8 +709,8 @@ bool decide(Format fmt, V v, long scale, const Facts& s, Rounded& out) {
     if (fl != fu && std::max(fl, fu) >= -1200) return false;
     out.floor_log2 = std::max(fl, fu);
     if (top >= -960) {
-      out.hi = std::ldexp(v.h, static_cast<int>(scale));
-      out.lo = std::ldexp(v.l, static_cast<int>(scale));
+      out.hi = ldexp_fast(v.h, scale);
+      out.lo = ldexp_fast(v.l, scale);
       out.scale = 0;
     } else {
       out.hi = v.h;
@@ -688,6 +742,84 @@ bool decide(Format fmt, V v, long scale, const Facts& s, Rounded& out) {
   return true;
 }
 
+// decide() on kLanes results at once, for the usual cases only; every other lane goes to
+// decide(), which handles every case. A lane is taken when its enclosure's ends L, U (as decide()
+// widens them) are of one sign and, as doubles, in one binade, and either
+//  - f(x) ∈ v (scale 0), 2^-960 <= |L| < 2^(emax+1), [L, U] strictly inside the facts' open
+//    bounds, and neither a value of fmt nor a midpoint between two lies in [L, U]: there decide()
+//    clamps nothing and takes its round_interval path, whose steps this repeats lane by lane
+//    without a branch (the floor by the 2^52 shift, exact for 0 <= ma < 2^24); or
+//  - f(x) ∈ v·2^scale with 2^-(2^20) <= |f| < 2^-960 (scale + the binade's exponent in
+//    [kBelowScale, -960)), where decide() gives zero_roundings, floor_log2 = that sum, and hi,
+//    lo, scale as they are (below 2^-(2^20), decide()'s sign_only).
+// The fields written are decide()'s, one for one.
+void decide_lanes(Quantity q, Format fmt, Lanes x, const VT<Lanes>& v, LaneInts sc,
+                  const std::size_t* idx, int m, Rounded* out, unsigned char* ok) {
+  using L = Lanes;
+  using I = LaneInts;
+  const FormatInfo fi = info(fmt);
+  L h = v.h;
+  if (testing::g_fast_perturbation != 0) h += testing::g_fast_perturbation * h;  // test hook
+  const L e = v.e * kInflate;
+  const L lo = h + (v.l - e), hi = h + (v.l + e);
+  // next_down(lo), next_up(hi) for nonzero finite lo, hi (other lanes are refused below).
+  const L lb = std::bit_cast<L>(std::bit_cast<I>(lo) + select(lo > 0, I{} - 1, I{} + 1));
+  const L ub = std::bit_cast<L>(std::bit_cast<I>(hi) + select(hi > 0, I{} + 1, I{} - 1));
+  L below, above;  // facts(q, x), lane by lane
+  if (q == Quantity::value) {
+    below = x * 0.5;
+    above = select(x > 0, x, splat<L>(-0.0));
+  } else {
+    below = select(x > 0, select(x >= 1, splat<L>(1.0), splat<L>(0.5)), splat<L>(-kInf));
+    above = select(x > 0, splat<L>(kInf), select(x <= -1, splat<L>(-0.0), splat<L>(0.5)));
+  }
+  const L al = vabs(lb), au = vabs(ub);
+  const L a = select(al < au, al, au), b = select(al < au, au, al);
+  const I ea = (std::bit_cast<I>(a) >> 52) - 1023, eb = (std::bit_cast<I>(b) >> 52) - 1023;
+  const I scaled = sc != 0;
+  I good = (e < 0x1p-70 * vabs(h) * (1 - 0x1p-50)) & (ea == eb) &
+           (((lb > 0) & (ub > 0)) | ((lb < 0) & (ub < 0)));
+  good &= select(scaled, (ea + sc < -960) & (ea + sc >= kBelowScale),
+                 (ea >= -960) & (ea <= fi.emax) & (lb > below) & (ub < above));
+  // The quantum's exponent: max(e, emin) - precision + 1 (the least subnormal's for scaled
+  // lanes, whose f is far below it; refused lanes get any valid one).
+  I qe = select(ea > fi.emin, ea, I{} + fi.emin) - (fi.precision - 1);
+  qe = select(good & ~scaled, qe, I{} + (fi.emin - fi.precision + 1));
+  const L ma = select(scaled, L{}, a * pow2_of(-qe));  // exact; < 2^precision; 0 if scaled
+  const L mb = select(scaled, L{}, b * pow2_of(-qe));
+  const L ra = (ma + 0x1p52) - 0x1p52, rb = (mb + 0x1p52) - 0x1p52;  // nearest integers
+  const L fa = ra - select(ra > ma, splat<L>(1.0), L{});
+  const L fb = rb - select(rb > mb, splat<L>(1.0), L{});
+  const L da = ma - fa, db = mb - fa;
+  good &= scaled | ((fa == fb) & (ma != fa) & ((da > 0.5) == (db > 0.5)) & (da != 0.5) &
+                    (db != 0.5));
+  const L quantum = pow2_of(qe);
+  const double limit = exact_pow2(fi.emax + 1);
+  L n = (fa + select(da > 0.5, splat<L>(1.0), L{})) * quantum;
+  L up = (fa + 1) * quantum;
+  const L dn = fa * quantum;  // < limit: a < 2^(emax+1)
+  n = select(n >= limit, splat<L>(kInf), n);
+  up = select(up >= limit, splat<L>(kInf), up);
+  const I neg = ub < 0;
+  const L rn = select(neg, -n, n), rd = select(neg, -up, dn), ru = select(neg, -dn, up);
+  const I floor_log2 = ea + sc;
+  for (int i = 0; i < m; ++i) {
+    Rounded& r = out[idx[i]];
+    if (good[i]) {
+      r.rn = rn[i];
+      r.rd = rd[i];
+      r.ru = ru[i];
+      r.floor_log2 = floor_log2[i];
+      r.hi = h[i];
+      r.lo = v.l[i];
+      r.scale = sc[i];
+      ok[idx[i]] = 1;
+    } else {
+      ok[idx[i]] = decide(fmt, V{v.h[i], v.l[i], v.e[i]}, sc[i], facts(q, x[i]), r);
+    }
+  }
+}
+
 // ---- the four functions ---------------------------------------------------------------------------
 // tanh form: u = √(2/π)·x·(1 + c x²), E = e^(-2|u|) <= 1 (so exp never overflows), D = 1 + E:
 //   value       x > 0: x / D                    x < 0: x·E / D
@@ -696,54 +828,40 @@ bool decide(Format fmt, V v, long scale, const Facts& s, Rounded& out) {
 // mirror for x < 0). x² is exact (x has 24 bits). Only x < 0's derivative cancels (D + w near
 // the zero of f'); its bound then exceeds 2^-70 |f| and the MPFR path takes over.
 //
-// N inputs at once (tanh_n<N>), stage by stage: one input's chain of dependent double-double
-// operations is far longer than the processor's reordering window, so one at a time it waits on
-// latency; N independent chains interleave. Each input gets the same operations whatever N (N =
-// 1 is the plain evaluation). xs[idx[i]] for i < m <= N; unused lanes compute x = 1.
-template <int N>
-void tanh_n(Quantity q, Format fmt, const double* xs, const std::size_t* idx, int m, Rounded* out,
-            unsigned char* ok) {
-  const Tables& T = tables();
-  double x[N], x2[N];
-  for (int i = 0; i < N; ++i) {
-    x[i] = i < m ? xs[idx[i]] : 1.0;
-    x2[i] = x[i] * x[i];
-  }
-  // The signs below are chosen by selects, not branches: with inputs of random sign a branch
-  // would be mispredicted half the time. Each select picks between values computed either way.
-  V t[N];
-  for (int i = 0; i < N; ++i) {
-    const V u = mul(mul_d(T.sqrt_2_over_pi, x[i]), add_d(mul_d(T.c, x2[i]), 1.0));
-    const double s2 = u.h > 0 ? -2.0 : 2.0;  // -2|u|: a scaling by ±2, exact
-    t[i] = {u.h * s2, u.l * s2, u.e * 2};
-  }
-  S E[N];
-  exp_neg_n<N>(t, E);
-  V Eu[N], D[N], f[N], num[N];
-  long sc[N];
-  for (int i = 0; i < N; ++i) {
-    Eu[i] = unscaled(E[i]);
-    D[i] = add_d(Eu[i], 1.0);
-    sc[i] = x[i] > 0 ? 0 : E[i].k;
-  }
-  auto pick = [](bool c, const V& a, const V& b) -> V {
-    return {c ? a.h : b.h, c ? a.l : b.l, c ? a.e : b.e};
-  };
+// N inputs at once (kLanes, one vector of doubles: see "lanes" above; unused lanes compute x =
+// 1): xs[idx[i]] for i < m <= kLanes. Each lane gets the operations one input alone would get.
+// The signs are chosen by selects, not branches: with inputs of random sign a branch would be
+// mispredicted half the time.
+void tanh_lanes(Quantity q, Format fmt, const double* xs, const std::size_t* idx, int m,
+                Rounded* out, unsigned char* ok) {
+  using L = Lanes;
+  const Tables& Tb = tables();
+  L x;
+  for (int i = 0; i < kLanes; ++i) x[i] = i < m ? xs[idx[i]] : 1.0;
+  const L x2 = x * x;
+  const LaneInts pos = x > 0;
+  const VT<L> u =
+      mul(mul_d(splat<L>(Tb.sqrt_2_over_pi), x), add_d(mul_d(splat<L>(Tb.c), x2), 1.0));
+  const L s2 = select(u.h > 0, splat<L>(-2.0), splat<L>(2.0));  // -2|u|: a scaling by ±2, exact
+  const ST<L> E = exp_neg(VT<L>{u.h * s2, u.l * s2, u.e * 2});
+  const VT<L> Eu = unscaled(E);
+  const VT<L> D = add_d(Eu, 1.0);
+  // x < 0: f carries E as Es·2^sc, unscaled (sc = 0) while 2^k >= 2^-900, which keeps |f| above
+  // 2^-930 (|x| > 2^-24, D < 2; the derivative's |D + w| is above 2^-58 where its bound passes):
+  // only tiny results then need decide()'s rescaling, and the rest can take decide_lanes.
+  const LaneInts keep = pos | (E.k >= -900);
+  const LaneInts sc = select(keep, LaneInts{}, E.k);
+  const VT<L> Es = select(keep, Eu, E.m);
+  VT<L> f;
   if (q == Quantity::value) {
-    for (int i = 0; i < N; ++i) num[i] = pick(x[i] > 0, exact(x[i]), mul_d(E[i].m, x[i]));
-    for (int i = 0; i < N; ++i) f[i] = div(num[i], D[i]);
+    f = div(select(pos, exact(x), mul_d(Es, x)), D);
   } else {
-    V w[N], D2[N];
-    for (int i = 0; i < N; ++i)
-      w[i] = mul(mul_d(T.two_sqrt_2_over_pi, x[i]), add_d(mul_d(T.three_c, x2[i]), 1.0));
-    for (int i = 0; i < N; ++i) D2[i] = mul(D[i], D[i]);
-    for (int i = 0; i < N; ++i)
-      num[i] = pick(x[i] > 0, add(D[i], mul(w[i], Eu[i])), mul(E[i].m, add(D[i], w[i])));
-    for (int i = 0; i < N; ++i) f[i] = div(num[i], D2[i]);
+    const VT<L> w = mul(mul_d(splat<L>(Tb.two_sqrt_2_over_pi), x),
+                        add_d(mul_d(splat<L>(Tb.three_c), x2), 1.0));
+    f = div(select(pos, add(D, mul(w, Eu)), mul(Es, add(D, w))), mul(D, D));
   }
-  for (int i = 0; i < m; ++i) ok[idx[i]] = decide(fmt, f[i], sc[i], facts(q, x[i]), out[idx[i]]);
+  decide_lanes(q, fmt, x, f, sc, idx, m, out, ok);
 }
-constexpr int kLanes = 4;
 
 // The erf form's |x| < 8 (the Taylor tables) on N inputs at once.
 template <int N>
@@ -782,7 +900,7 @@ bool erf_tail(Quantity q, Format fmt, double x, Rounded& out) {  // 8 <= |x| < 2
     if (q == Quantity::value) return decide(fmt, mul_d(mul(phi_m, M), x), E.k, facts(q, x), out);
     return decide(fmt, mul(phi_m, add_d(M, -t)), E.k, facts(q, x), out);
   }
-  const V phi = unscaled({phi_m, E.k});
+  const V phi = unscaled(S{phi_m, E.k});
   if (q == Quantity::value)
     return decide(fmt, mul_d(add_d(neg(mul(phi, M)), 1.0), x), 0, facts(q, x), out);
   return decide(fmt, add_d(mul(phi, add_d(neg(M), x)), 1.0), 0, facts(q, x), out);
@@ -893,7 +1011,7 @@ void evaluate_batch(Form form, Quantity q, Format fmt, const double* x, std::siz
   std::size_t pending[kLanes];
   int m = 0;
   auto flush = [&] {
-    if (form == Form::tanh) tanh_n<kLanes>(q, fmt, x, pending, m, out, ok);
+    if (form == Form::tanh) tanh_lanes(q, fmt, x, pending, m, out, ok);
     else erf_table_n<kLanes>(q, fmt, x, pending, m, out, ok);
     m = 0;
   };

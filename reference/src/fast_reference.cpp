@@ -3,6 +3,7 @@
 #include "gelucheck/fast_reference.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <stdexcept>
 
@@ -13,13 +14,16 @@
 namespace gelucheck::ref {
 namespace {
 
+std::atomic<bool> g_portable{false};  // testing::ScopedPortableFastPath
+
 // The fast path's build for this CPU: the FMA one where there is one and the CPU has FMA (both
 // give the same roundings; hi + lo may differ in its last bits, far below 2^-70).
 void evaluate_fast(Form form, Quantity q, Format fmt, const double* x, std::size_t n, Rounded* out,
                    unsigned char* ok) {
 #ifdef GELUCHECK_FAST_HAVE_FMA
   static const bool fma = __builtin_cpu_supports("fma") && __builtin_cpu_supports("avx");
-  if (fma) return fast_fma::evaluate_batch(form, q, fmt, x, n, out, ok);
+  if (fma && !g_portable.load(std::memory_order_relaxed))
+    return fast_fma::evaluate_batch(form, q, fmt, x, n, out, ok);
 #endif
   fast::evaluate_batch(form, q, fmt, x, n, out, ok);
 }
@@ -104,5 +108,10 @@ void round_batch(Form form, Quantity q, Format fmt, std::span<const double> x,
     stats->fallback += fallback;
   }
 }
+
+namespace testing {
+ScopedPortableFastPath::ScopedPortableFastPath() : saved_(g_portable.exchange(true)) {}
+ScopedPortableFastPath::~ScopedPortableFastPath() { g_portable.store(saved_); }
+}  // namespace testing
 
 }  // namespace gelucheck::ref

@@ -51,6 +51,14 @@ inline std::string compare(Form form, Quantity q, Format fmt, double x, const re
   const long fl = e.floor_log2();
   if (std::isfinite(r.rn) && !(fl < -1200 && r.floor_log2 < -1200) && fl != r.floor_log2)
     msg += " floor_log2 " + std::to_string(r.floor_log2) + " (MPFR " + std::to_string(fl) + ")";
+  // scale is 0 from 2^-960 up; below 2^-(2^20) (enclose()'s floor_log2 is an upper bound there)
+  // only the sign is carried.
+  if (std::isfinite(r.rn) && fl >= -960 && r.scale != 0)
+    msg += " scale " + std::to_string(r.scale) + " at |f| >= 2^-960";
+  if (std::isfinite(r.rn) && fl < ref::kBelowScale &&
+      (r.scale != ref::kBelowScale || r.floor_log2 != ref::kBelowScale || r.lo != 0 ||
+       std::fabs(r.hi) != 1))
+    msg += " below 2^-(2^20) but hi " + hexfloat(r.hi) + ", scale " + std::to_string(r.scale);
   if (!msg.empty())
     msg = std::string(name(form)) + " " + std::string(name(q)) + " " + std::string(name(fmt)) +
           " x = " + hexfloat(x) + ":" + msg;

@@ -175,6 +175,18 @@ TEST(FastReference, AgreesWithMpfrOnEveryBinadeAndEvery16BitInput) {
       }
 }
 
+// The same for the fast path's portable build (no FMA: Dekker's products; the lanes as pairs of
+// SSE2 vectors), which round_batch runs only on CPUs without FMA: a smaller binary32 sample.
+TEST(FastReference, PortableBuildAgreesWithMpfr) {
+  ref::testing::ScopedPortableFastPath portable;
+  for (Format fmt : k16)
+    for (Form form : {Form::tanh, Form::erf})
+      for (Quantity q : {Quantity::value, Quantity::derivative}) {
+        const Sweep s = sweep(form, q, fmt, inputs(fmt, 8, 17));
+        for (const std::string& m : s.bad) ADD_FAILURE() << m;
+      }
+}
+
 // The comparison can fail: with every approximation moved by 2^-30 of itself and its bound left
 // as it was (a deliberately wrong bound), results near rounding boundaries come out wrong and
 // the comparison with MPFR says so.

@@ -59,6 +59,19 @@ class ScopedFastPathPerturbation {
  private:
   double saved_;
 };
+// Test hook: while one is alive (process-wide: every thread), round_batch runs the fast path's
+// portable build even on a CPU with FMA, so that this build is tested on machines that have
+// one. No effect where the portable build is the only one.
+class ScopedPortableFastPath {
+ public:
+  ScopedPortableFastPath();
+  ~ScopedPortableFastPath();
+  ScopedPortableFastPath(const ScopedPortableFastPath&) = delete;
+  ScopedPortableFastPath& operator=(const ScopedPortableFastPath&) = delete;
+
+ private:
+  bool saved_;
+};
 }  // namespace testing
 
 }  // namespace gelucheck::ref
