@@ -883,7 +883,18 @@ void erf_table_n(Quantity q, Format fmt, const double* xs, const std::size_t* id
   taylor_n<N>(p, h, f);
   if (q == Quantity::value)
     for (int i = 0; i < N; ++i) f[i] = mul_d(f[i], x[i]);
-  for (int i = 0; i < m; ++i) ok[idx[i]] = decide(fmt, f[i], 0, facts(q, x[i]), out[idx[i]]);
+  if constexpr (N == kLanes) {  // the rounding test on the lanes at once
+    Lanes xv, fh, fl, fe;
+    for (int i = 0; i < N; ++i) {
+      xv[i] = x[i];
+      fh[i] = f[i].h;
+      fl[i] = f[i].l;
+      fe[i] = f[i].e;
+    }
+    decide_lanes(q, fmt, xv, VT<Lanes>{fh, fl, fe}, LaneInts{}, idx, m, out, ok);
+  } else {
+    for (int i = 0; i < m; ++i) ok[idx[i]] = decide(fmt, f[i], 0, facts(q, x[i]), out[idx[i]]);
+  }
 }
 
 // erf form: |x| < 8 by the tables (value x·Φ(x), derivative g(x): erf_table_n); beyond, with t = |x| < 2048
