@@ -846,9 +846,11 @@ void tanh_lanes(Quantity q, Format fmt, const double* xs, const std::size_t* idx
   const ST<L> E = exp_neg(VT<L>{u.h * s2, u.l * s2, u.e * 2});
   const VT<L> Eu = unscaled(E);
   const VT<L> D = add_d(Eu, 1.0);
-  // x < 0: f carries E as Es·2^sc, unscaled (sc = 0) while 2^k >= 2^-900, which keeps |f| above
-  // 2^-930 (|x| > 2^-24, D < 2; the derivative's |D + w| is above 2^-58 where its bound passes):
-  // only tiny results then need decide()'s rescaling, and the rest can take decide_lanes.
+  // x < 0: f carries E as Es·2^sc, unscaled (sc = 0) while 2^k >= 2^-900 (x > -20.6), scaled
+  // below. Unscaled, the value stays above 2^-926 (|x| > 2^-24, E > 2^-901, D < 2), and any
+  // unscaled result is right whatever its size (its bound charges the subnormal roundings;
+  // decide() takes scale 0 at any magnitude): decide_lanes can take most lanes, and decide()'s
+  // rescaling is left to the tiny results.
   const LaneInts keep = pos | (E.k >= -900);
   const LaneInts sc = select(keep, LaneInts{}, E.k);
   const VT<L> Es = select(keep, Eu, E.m);
