@@ -481,14 +481,13 @@ const Tables& tables() {
 // by Horner in double on r.h: |Q̂ - Q| <= 16u·Σ|c_n||r|^(n-3) <= 16u/5.99 (coefficients rounded,
 // Higham's γ_14), and replacing r by r.h moves Q by at most (|r.l| + r.e)·|Q'| <= (|r.l| +
 // r.e)/23. T = double or Lanes (every lane the same steps).
-inline const V& lane_entry(const std::array<V, 256>& tab, std::int64_t j) {
+inline V gather(const std::array<V, 256>& tab, std::int64_t j) {
   return tab[static_cast<std::size_t>(j)];
 }
-inline V gather(const std::array<V, 256>& tab, std::int64_t j) { return lane_entry(tab, j); }
 inline VT<Lanes> gather(const std::array<V, 256>& tab, LaneInts j) {
   VT<Lanes> r{};
   for (int i = 0; i < kLanes; ++i) {
-    const V& v = lane_entry(tab, j[i]);
+    const V v = gather(tab, j[i]);
     r.h[i] = v.h;
     r.l[i] = v.l;
     r.e[i] = v.e;
@@ -622,20 +621,17 @@ bool round_interval(double L, double U, Format fmt, double& rn, double& rd, doub
 // Open bounds of f(x) known in advance (each a double of at most 52 significant bits, or ±0, so
 // that its double neighbour inward is no rounding boundary of any of the three formats and none
 // lies between the two): f > below, f < above.
-struct Facts {
-  double below = -kInf, above = kInf;
+template <class T> struct FactsT {
+  T below, above;
 };
-Facts facts(Quantity q, double x) {
-  Facts s;
-  if (q == Quantity::value) {  // f(x) - x/2 = x(Φ(x) - 1/2) or (x/2) tanh(u): > 0 for x != 0
-    s.below = x / 2;
-    s.above = x > 0 ? x : -0.0;  // f = x·(factor in (0, 1))
-  } else if (x > 0) {            // f' > 1/2 for x > 0, > 1 for x >= 1
-    s.below = x >= 1 ? 1.0 : 0.5;
-  } else {  // f' < 1/2 for x < 0, < 0 for x <= -1
-    s.above = x <= -1 ? -0.0 : 0.5;
-  }
-  return s;
+using Facts = FactsT<double>;
+// For T = double or Lanes (lane by lane), by selects.
+template <class T> FactsT<T> facts(Quantity q, T x) {
+  if (q == Quantity::value)  // f(x) - x/2 = x(Φ(x) - 1/2) or (x/2) tanh(u): > 0 for x != 0
+    return {x * 0.5, select(x > 0, x, splat<T>(-0.0))};  // f = x·(factor in (0, 1))
+  // f' > 1/2 for x > 0, > 1 for x >= 1; f' < 1/2 for x < 0, < 0 for x <= -1
+  return {select(x > 0, select(x >= 1, splat<T>(1.0), splat<T>(0.5)), splat<T>(-kInf)),
+          select(x > 0, splat<T>(kInf), select(x <= -1, splat<T>(-0.0), splat<T>(0.5)))};
 }
 
 // The roundings of a nonzero f with |f| below half the least subnormal of fmt: RN gives f's
@@ -765,14 +761,7 @@ void decide_lanes(Quantity q, Format fmt, Lanes x, const VT<Lanes>& v, LaneInts 
   // next_down(lo), next_up(hi) for nonzero finite lo, hi (other lanes are refused below).
   const L lb = std::bit_cast<L>(std::bit_cast<I>(lo) + select(lo > 0, I{} - 1, I{} + 1));
   const L ub = std::bit_cast<L>(std::bit_cast<I>(hi) + select(hi > 0, I{} + 1, I{} - 1));
-  L below, above;  // facts(q, x), lane by lane
-  if (q == Quantity::value) {
-    below = x * 0.5;
-    above = select(x > 0, x, splat<L>(-0.0));
-  } else {
-    below = select(x > 0, select(x >= 1, splat<L>(1.0), splat<L>(0.5)), splat<L>(-kInf));
-    above = select(x > 0, splat<L>(kInf), select(x <= -1, splat<L>(-0.0), splat<L>(0.5)));
-  }
+  const FactsT<L> s = facts(q, x);
   const L al = vabs(lb), au = vabs(ub);
   const L a = select(al < au, al, au), b = select(al < au, au, al);
   const I ea = (std::bit_cast<I>(a) >> 52) - 1023, eb = (std::bit_cast<I>(b) >> 52) - 1023;
@@ -780,7 +769,7 @@ void decide_lanes(Quantity q, Format fmt, Lanes x, const VT<Lanes>& v, LaneInts 
   I good = (e < 0x1p-70 * vabs(h) * (1 - 0x1p-50)) & (ea == eb) &
            (((lb > 0) & (ub > 0)) | ((lb < 0) & (ub < 0)));
   good &= select(scaled, (ea + sc < -960) & (ea + sc >= kBelowScale),
-                 (ea >= -960) & (ea <= fi.emax) & (lb > below) & (ub < above));
+                 (ea >= -960) & (ea <= fi.emax) & (lb > s.below) & (ub < s.above));
   // The quantum's exponent: max(e, emin) - precision + 1 (the least subnormal's for scaled
   // lanes, whose f is far below it; refused lanes get any valid one).
   I qe = select(ea > fi.emin, ea, I{} + fi.emin) - (fi.precision - 1);
