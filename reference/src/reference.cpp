@@ -21,7 +21,9 @@
 #include <array>
 #include <cmath>
 #include <limits>
+#include <memory>
 #include <string>
+#include <unordered_map>
 
 #include "gelucheck/mpfr.hpp"
 
@@ -150,7 +152,7 @@ void exp_(Iv& r, const Iv& a) {
 // rounded up, and the difference rounded down; erfc > 0, so a negative result is raised to +0.
 // Width: D + 1 ulp, where two calls give erfc(a.lo) − erfc(a.hi) = D·e^(m² − ξ²) ≈ D (ξ is within
 // the interval's 2^-p relative width of m) plus their roundings: the same to within an ulp.
-void erfc_(Iv& r, const Iv& a) {
+void erfc_(Iv& r, const Iv& a, mpfr_srcptr two_over_sqrt_pi_up) {
   const mpfr_prec_t p = r.prec();
   Mpfr hi(p), lo(p), d(p), t(p);
   const int exact = mpfr_erfc(hi, a.lo, MPFR_RNDU) == 0;
@@ -161,10 +163,7 @@ void erfc_(Iv& r, const Iv& a) {
     mpfr_exp(t, t, MPFR_RNDU);         // >= e^(−m²)
     mpfr_mul(d, d, t, MPFR_RNDU);
   }                                    // else e^(−m²) = 1
-  mpfr_const_pi(t, MPFR_RNDD);
-  mpfr_sqrt(t, t, MPFR_RNDD);
-  mpfr_ui_div(t, 2, t, MPFR_RNDU);     // >= 2/√π
-  mpfr_mul(d, d, t, MPFR_RNDU);
+  mpfr_mul(d, d, two_over_sqrt_pi_up, MPFR_RNDU);  // >= 2/√π (rounded up)
   mpfr_set(lo, hi, MPFR_RNDN);         // exact
   if (!exact) mpfr_nextbelow(lo);
   mpfr_sub(lo, lo, d, MPFR_RNDD);
@@ -204,6 +203,31 @@ void const_c(Iv& c) {
   mpfr_div_ui(c.hi, c.hi, 1000000, MPFR_RNDU);
 }
 
+// The constants' enclosures at one working precision. They depend on p alone, so each thread
+// computes them once per precision it meets (a few hundred at most: p0 ranges over the loss
+// and near-zero terms, the loop's steps over next_prec) and keeps them: their square roots and
+// quotients were about a tenth of an evaluation where the function itself is cheap (|x| large).
+struct Constants {
+  explicit Constants(mpfr_prec_t p) : c(p), k(p), s2(p), s2p(p), two_over_sqrt_pi_up(p) {
+    const_c(c);
+    const_sqrt_2_over_pi(k);
+    const_sqrt2(s2);
+    const_sqrt_2pi(s2p);
+    Mpfr t(p);
+    mpfr_const_pi(t, MPFR_RNDD);
+    mpfr_sqrt(t, t, MPFR_RNDD);
+    mpfr_ui_div(two_over_sqrt_pi_up, 2, t, MPFR_RNDU);  // >= 2/√π
+  }
+  Iv c, k, s2, s2p;  // 0.044715, √(2/π), √2, √(2π)
+  Mpfr two_over_sqrt_pi_up;
+};
+const Constants& constants(mpfr_prec_t p) {
+  thread_local std::unordered_map<mpfr_prec_t, std::unique_ptr<Constants>> cache;
+  std::unique_ptr<Constants>& c = cache[p];
+  if (!c) c = std::make_unique<Constants>(p);
+  return *c;
+}
+
 // f(x) enclosed at working precision p, for finite nonzero x. The formulas (docs/functions.md in
 // stable form, no cancellation except the derivative's near its zero, where Ziv's loop raises p):
 //   tanh value       x / (1 + e^(-2u)),  u = √(2/π)·x·(1 + c·x²)        [= x·σ(2u)]
@@ -213,12 +237,12 @@ void const_c(Iv& c) {
 // σ(±2u) are computed as 1/(1 + e^(∓2u)) separately (never as 1 - the other), so each is accurate
 // to a few ulps of itself however close to 0 or 1 it is.
 void eval(Form form, Quantity q, double x, mpfr_prec_t p, Iv& out) {
+  const Constants& K = constants(p);
   Iv X(p), t(p);
   set_point(X, x);
   if (form == Form::tanh) {
-    Iv c(p), k(p), w(p), u(p), e(p), d(p);
-    const_c(c);
-    const_sqrt_2_over_pi(k);
+    const Iv &c = K.c, &k = K.k;
+    Iv w(p), u(p), e(p), d(p);
     mul(t, X, X);               // x²
     mul(w, c, t);               // c·x²
     add_ui(w, 1, w);            // 1 + c·x² (>= 1)
@@ -249,23 +273,21 @@ void eval(Form form, Quantity q, double x, mpfr_prec_t p, Iv& out) {
     mul(out, s, b);
     return;
   }
-  Iv s2(p), z(p), E(p);
-  const_sqrt2(s2);
+  Iv z(p), E(p);
   neg(z, X);
-  div_pos(z, z, s2);            // -x/√2
-  erfc_(E, z);                  // erfc(-x/√2) in (0, 2)
+  div_pos(z, z, K.s2);          // -x/√2
+  erfc_(E, z, K.two_over_sqrt_pi_up);  // erfc(-x/√2) in (0, 2)
   if (q == Quantity::value) {
     mul(out, X, E);
     mul_2si(out, out, -1);
     return;
   }
-  Iv g(p), s2p(p), phi(p);
+  Iv g(p), phi(p);
   mul(t, X, X);
   neg(g, t);
   mul_2si(g, g, -1);
   exp_(g, g);                   // e^(-x²/2)
-  const_sqrt_2pi(s2p);
-  div_pos(phi, g, s2p);         // φ(x)
+  div_pos(phi, g, K.s2p);       // φ(x)
   mul(phi, X, phi);             // x·φ(x)
   mul_2si(E, E, -1);            // Φ(x)
   add(out, E, phi);
@@ -273,16 +295,22 @@ void eval(Form form, Quantity q, double x, mpfr_prec_t p, Iv& out) {
 
 // Bits of relative accuracy lost by the evaluation at x (conditioning), so that the first
 // working precision usually decides: e^(±2u) amplifies u's relative error by |2u| ≈ 1.6|x|(1 +
-// 0.045x²); erfc(z) has relative condition ≈ 2z² = x²; e^(-x²/2) amplifies by x². Near 0 the
-// value is x/2·(1 + O(x)) and the derivative 1/2 + O(x): resolving them from the nearby
-// boundaries x/2 and 1/2 takes -log2|x| more bits.
+// 0.045x²); erfc(z) has relative condition ≈ 2z² = x²; e^(-x²/2) amplifies by x².
 long loss_bits(Form form, double x) {
   const double ax = std::fabs(x);
-  double cond = form == Form::tanh ? 1.6 * ax * (1 + 0.045 * ax * ax) : ax * ax;
+  const double cond = form == Form::tanh ? 1.6 * ax * (1 + 0.045 * ax * ax) : ax * ax;
   // Beyond 2^64 the exponentials leave MPFR's range whatever the precision: no need for more.
-  long bits = static_cast<long>(std::ceil(std::log2(2 + std::min(cond, 0x1p64))));
-  if (ax < 1) bits += static_cast<long>(std::ceil(-std::log2(ax)));
-  return bits;
+  return static_cast<long>(std::ceil(std::log2(2 + std::min(cond, 0x1p64))));
+}
+
+// Bits an enclosure needs to tell f(x) from the nearest rounding boundary near 0: the value is
+// x/2·(1 + O(x)) and the derivative 1/2 + O(x), ≈ 0.8|x| relative from the boundaries x/2 and
+// 1/2, so a relative width below |x|/2, -log2|x| + 1 bits, decides them. Any other boundary of a
+// target of t bits is at least about 2^-(t+1) relative away, so max(t, this) bits (plus guard
+// bits) decide both; they add only where the one boundary is nearer than the target's spacing.
+long near_zero_bits(double x) {
+  const double ax = std::fabs(x);
+  return ax < 1 ? static_cast<long>(std::ceil(-std::log2(ax))) + 1 : 0;
 }
 
 // Open bounds L < f(x) < U known in advance (see the header comment); ±inf when none.
@@ -423,16 +451,17 @@ std::string describe(Form form, Quantity q, double x) {
 mpfr_prec_t next_prec(mpfr_prec_t p) { return p + p / 2 + 16; }
 
 // Ziv's loop (step 2), the one driver of correctly_rounded, decimal and enclose: f(x) is enclosed
-// at working precision p0 = max(target_bits + 24 + loss_bits(x), 64), then at next_prec(p) (half
-// as much again, plus 16 bits) while `decide` asks for more; past the cap (g_cap bits) it throws
-// ReferenceError naming target() (built only then). decide(f, strict, p) gets the enclosure at
+// at working precision p0 = max(max(target_bits, near_zero_bits(x)) + 24 + loss_bits(x), 64),
+// then at next_prec(p) (half as much again, plus 16 bits) while `decide` asks for more; past the
+// cap (g_cap bits) it throws ReferenceError naming target() (built only then). decide(f, strict, p) gets the enclosure at
 // precision p after the strict-inequality clamps (step 3) and returns true when it has taken its
 // answer from it, false for more precision; it may throw.
 template <class Decide, class Target>
 void ziv(Form form, Quantity q, double x, long target_bits, const Target& target,
          const Decide& decide) {
   const Strict strict = strict_bounds(q, x);
-  mpfr_prec_t p = std::max<mpfr_prec_t>(target_bits + 24 + loss_bits(form, x), 64);
+  mpfr_prec_t p = std::max<mpfr_prec_t>(
+      std::max(target_bits, near_zero_bits(x)) + 24 + loss_bits(form, x), 64);
   for (;; p = next_prec(p)) {
     if (p > g_cap) cap_reached(form, q, x, target(), p);
     Iv f(p);
