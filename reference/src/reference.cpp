@@ -299,8 +299,12 @@ void eval(Form form, Quantity q, double x, mpfr_prec_t p, Iv& out) {
 long loss_bits(Form form, double x) {
   const double ax = std::fabs(x);
   const double cond = form == Form::tanh ? 1.6 * ax * (1 + 0.045 * ax * ax) : ax * ax;
-  // Beyond 2^64 the exponentials leave MPFR's range whatever the precision: no need for more.
-  return static_cast<long>(std::ceil(std::log2(2 + std::min(cond, 0x1p64))));
+  // From 2^64 on the exponentials' arguments (|2u|, z² = x²/2 within a factor 2 of cond) are
+  // beyond 2^62·ln 2, so e^(±2u), e^(-x²/2) and erfc(±x/√2)'s tail leave MPFR's range whatever
+  // the precision: the result is decided by the facts and clamps (docs/reference.md §4), which
+  // no added precision helps, so none is added.
+  if (cond >= 0x1p64) return 0;
+  return static_cast<long>(std::ceil(std::log2(2 + cond)));
 }
 
 // Bits an enclosure needs to tell f(x) from the nearest rounding boundary near 0: the value is
