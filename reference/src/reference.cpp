@@ -391,8 +391,8 @@ struct Eff {
 // even like fmt's; a carry out of the binade gives 2^(floor(log2|v|) + 1), a multiple of 2^q too.
 // The result has <= 53 bits at a quantum >= 2^-1074, so it is exact as a double, or it is
 // 2^(emax + 1) (overflow). P <= 0 (|v| < 2^q, the least subnormal) is scaled instead: v/2^q < 1
-// rounded to an integer. This runs 24 times a Ziv decision, so its scratch numbers are kept per
-// thread rather than allocated each call.
+// rounded to an integer. This runs 15 times an enclose() decision, so its scratch numbers are
+// kept per thread rather than allocated each call.
 double round_to(mpfr_srcptr v, Format fmt, mpfr_rnd_t mode) {
   if (mpfr_nan_p(v)) return std::numeric_limits<double>::quiet_NaN();
   const bool negv = mpfr_signbit(v) != 0;
@@ -625,15 +625,22 @@ Enclosure enclose(Form form, Quantity q, double x, int bits) {
           if (!mpfr_lessequal_p(w, lim)) return false;
         }
         // (b) rounding to nearest, down and up in each binary format, and (c) floor(log2|f|).
+        // binary64 first, both bounds. Equal roundings down and up of lo and hi leave no
+        // binary64 number in [lo, hi] (but for lo = hi); every rounding boundary of the narrower
+        // formats — their numbers, the midpoints between them, their overflow thresholds, 0 —
+        // has at most 25 significant bits at an exponent within binary64's normal range, so it
+        // is a binary64 number and not in [lo, hi] either: hi rounds as lo does in each of them,
+        // and only lo is rounded (15 roundings a decision instead of 24).
+        static_assert(all_formats[0] == Format::binary64);
         Eff eff(f, strict, 256);
         const mpfr_rnd_t modes[3] = {MPFR_RNDN, MPFR_RNDD, MPFR_RNDU};
         double* dst[3] = {out.rn_, out.rd_, out.ru_};
-        for (int i = 0; i < 4; ++i)
-          for (int m = 0; m < 3; ++m) {
-            const double a = round_to(eff.lo, all_formats[i], modes[m]);
-            dst[m][i] = a;
-            if (!same_bits(a, round_to(eff.hi, all_formats[i], modes[m]))) return false;
-          }
+        for (int m = 0; m < 3; ++m) {
+          dst[m][0] = round_to(eff.lo, Format::binary64, modes[m]);
+          if (!same_bits(dst[m][0], round_to(eff.hi, Format::binary64, modes[m]))) return false;
+        }
+        for (int i = 1; i < 4; ++i)
+          for (int m = 0; m < 3; ++m) dst[m][i] = round_to(eff.lo, all_formats[i], modes[m]);
         if (mpfr_sgn(eff.lo) != mpfr_sgn(eff.hi) || mpfr_zero_p(eff.lo) || mpfr_zero_p(eff.hi))
           return false;
         const long el = mpfr_get_exp(eff.lo) - 1, eh = mpfr_get_exp(eff.hi) - 1;
