@@ -72,28 +72,46 @@ void mul_ui(Iv& r, const Iv& a, unsigned long k) {  // increasing in a
   mpfr_mul_ui(r.lo, a.lo, k, MPFR_RNDD);
   mpfr_mul_ui(r.hi, a.hi, k, MPFR_RNDU);
 }
-// General product: the extremes of a bilinear function on a box are at its corners; each corner
-// product is rounded down for the lower bound and up for the upper. A NaN (0 * inf) cannot arise
-// from the formulas below (no interval with an infinite bound is ever a factor), but is checked.
-// Its scratch numbers are kept per thread (mul is the commonest step, and never nests).
+// The sign of an interval that does not hold 0: 1 or -1 (0 when it holds 0 or has a NaN bound).
+int strict_sign(const Iv& a) {
+  if (mpfr_nan_p(a.lo) || mpfr_nan_p(a.hi)) return 0;
+  if (mpfr_sgn(a.lo) > 0) return 1;
+  if (mpfr_sgn(a.hi) < 0) return -1;
+  return 0;
+}
+// Product. The extremes of a bilinear function on a box are at its corners; each corner product
+// is rounded down for the lower bound and up for the upper. Where neither factor holds 0 (the
+// usual case) the product is monotone in each factor over the box, so the signs name the two
+// corners that are the extremes: the lower bound is a_L·b_L with a_L = a.lo when b > 0 (a.hi
+// when b < 0) and b_L = b.lo when a > 0 (b.hi when a < 0); the upper bound takes the other ends.
+// Directed rounding is monotone, so those two rounded products are the min and max of the four
+// rounded corners bit for bit, zeros' signs included (the corners' exact products have one sign).
+// A factor holding 0 takes all four corners. A NaN (0 * inf) cannot arise from the formulas below
+// (no interval with an infinite bound is ever a factor), but is checked. The scratch numbers are
+// kept per thread (mul is the commonest step, and never nests).
 void mul(Iv& r, const Iv& a, const Iv& b) {
   const mpfr_prec_t p = r.prec();
   static thread_local Mpfr lo(64), hi(64), t(64);
   mpfr_set_prec(lo, p);
   mpfr_set_prec(hi, p);
-  mpfr_set_prec(t, p);
-  mpfr_srcptr as[2] = {a.lo, a.hi};
-  mpfr_srcptr bs[2] = {b.lo, b.hi};
-  mpfr_mul(lo, a.lo, b.lo, MPFR_RNDD);
-  mpfr_mul(hi, a.lo, b.lo, MPFR_RNDU);
-  for (int i = 0; i < 2; ++i)
-    for (int j = 0; j < 2; ++j) {
-      if (i == 0 && j == 0) continue;  // a.lo·b.lo: the starting value above
-      mpfr_mul(t, as[i], bs[j], MPFR_RNDD);
-      mpfr_min(lo, lo, t, MPFR_RNDD);
-      mpfr_mul(t, as[i], bs[j], MPFR_RNDU);
-      mpfr_max(hi, hi, t, MPFR_RNDU);
-    }
+  if (const int sa = strict_sign(a), sb = strict_sign(b); sa != 0 && sb != 0) {
+    mpfr_mul(lo, sb > 0 ? a.lo : a.hi, sa > 0 ? b.lo : b.hi, MPFR_RNDD);
+    mpfr_mul(hi, sb > 0 ? a.hi : a.lo, sa > 0 ? b.hi : b.lo, MPFR_RNDU);
+  } else {
+    mpfr_set_prec(t, p);
+    mpfr_srcptr as[2] = {a.lo, a.hi};
+    mpfr_srcptr bs[2] = {b.lo, b.hi};
+    mpfr_mul(lo, a.lo, b.lo, MPFR_RNDD);
+    mpfr_mul(hi, a.lo, b.lo, MPFR_RNDU);
+    for (int i = 0; i < 2; ++i)
+      for (int j = 0; j < 2; ++j) {
+        if (i == 0 && j == 0) continue;  // a.lo·b.lo: the starting value above
+        mpfr_mul(t, as[i], bs[j], MPFR_RNDD);
+        mpfr_min(lo, lo, t, MPFR_RNDD);
+        mpfr_mul(t, as[i], bs[j], MPFR_RNDU);
+        mpfr_max(hi, hi, t, MPFR_RNDU);
+      }
+  }
   if (mpfr_nan_p(lo) || mpfr_nan_p(hi)) throw ReferenceError("internal: NaN in a product");
   mpfr_swap(r.lo, lo);
   mpfr_swap(r.hi, hi);
