@@ -325,11 +325,11 @@ long loss_bits(Form form, double x) {
   return static_cast<long>(std::ceil(std::log2(2 + cond)));
 }
 
-// Bits an enclosure needs to tell f(x) from the nearest rounding boundary near 0: the value is
-// x/2·(1 + O(x)) and the derivative 1/2 + O(x), ≈ 0.8|x| relative from the boundaries x/2 and
-// 1/2, so a relative width below |x|/2, -log2|x| + 1 bits, decides them. Any other boundary of a
-// target of t bits is at least about 2^-(t+1) relative away, so max(t, this) bits (plus guard
-// bits) decide both; they add only where the one boundary is nearer than the target's spacing.
+// Bits an enclosure needs to tell f(x) from the rounding boundary it sits next to near 0: the
+// value is x/2·(1 + O(x)) and the derivative 1/2 + O(x), ≈ 0.8|x| relative from the boundaries
+// x/2 and 1/2, so a relative width below |x|/2, -log2|x| + 1 bits, decides them. Where that is
+// more than a target's t bits, f is within 2^-t of x/2 (or 1/2) and the target's next boundary
+// is about half its spacing, 2^-(t+1), away: max(t, this) bits (plus the guard bits) decide both.
 long near_zero_bits(double x) {
   const double ax = std::fabs(x);
   return ax < 1 ? static_cast<long>(std::ceil(-std::log2(ax))) + 1 : 0;
@@ -475,9 +475,9 @@ mpfr_prec_t next_prec(mpfr_prec_t p) { return p + p / 2 + 16; }
 // Ziv's loop (step 2), the one driver of correctly_rounded, decimal and enclose: f(x) is enclosed
 // at working precision p0 = max(max(target_bits, near_zero_bits(x)) + 24 + loss_bits(x), 64),
 // then at next_prec(p) (half as much again, plus 16 bits) while `decide` asks for more; past the
-// cap (g_cap bits) it throws ReferenceError naming target() (built only then). decide(f, strict, p) gets the enclosure at
-// precision p after the strict-inequality clamps (step 3) and returns true when it has taken its
-// answer from it, false for more precision; it may throw.
+// cap (g_cap bits) it throws ReferenceError naming target() (built only then). decide(f, strict,
+// p) gets the enclosure at precision p after the strict-inequality clamps (step 3) and returns
+// true when it has taken its answer from it, false for more precision; it may throw.
 template <class Decide, class Target>
 void ziv(Form form, Quantity q, double x, long target_bits, const Target& target,
          const Decide& decide) {
