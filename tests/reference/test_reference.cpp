@@ -4,6 +4,7 @@
 
 #include <cfloat>
 #include <cmath>
+#include <random>
 #include <string>
 
 #include <mpfr.h>
@@ -254,6 +255,31 @@ TEST(Reference, ResultsBelongToTheirFormat) {
           const double r = correctly_rounded(form, q, x, fmt);
           EXPECT_BITS(round_to_format(r, fmt), r);
         }
+}
+
+// enclose()'s decisions do not depend on the width asked for: at 8 bits its first precision (64
+// bits) leaves about one binary64 rounding in a hundred undecided by width alone, so the loop's
+// own rounding test must catch them; every rounding and floor_log2 must equal those of a 200-bit
+// enclosure (decided by its width) and, to nearest, correctly_rounded's (another decision).
+TEST(Reference, EnclosureDecisionsAtAnyWidth) {
+  std::mt19937_64 rng(2026);
+  std::uniform_real_distribution<double> dist(-12.0, 12.0);
+  for (int i = 0; i < 1500; ++i) {
+    const double x = dist(rng);
+    for (Form form : {Form::tanh, Form::erf})
+      for (Quantity q : {V, D}) {
+        const ref::Enclosure narrow = ref::enclose(form, q, x, 8), wide = ref::enclose(form, q, x, 200);
+        for (Format fmt : all_formats) {
+          SCOPED_TRACE(std::string(name(form)) + " " + std::string(name(q)) + " " +
+                       std::string(name(fmt)) + " x = " + hexfloat(x));
+          EXPECT_BITS(wide.rounded(fmt), narrow.rounded(fmt));
+          EXPECT_BITS(wide.rounded_down(fmt), narrow.rounded_down(fmt));
+          EXPECT_BITS(wide.rounded_up(fmt), narrow.rounded_up(fmt));
+          EXPECT_BITS(correctly_rounded(form, q, x, fmt), narrow.rounded(fmt));
+        }
+        EXPECT_EQ(wide.floor_log2(), narrow.floor_log2());
+      }
+  }
 }
 
 // The cap ends in ReferenceError, never a loop or a wrong answer.
