@@ -21,7 +21,7 @@
 # chunk found a disagreement or failed, 2 on bad usage.
 # Needs the build's test binary (GELUCHECK_BUILD_DIR, default build/; scripts/test.sh builds it);
 # it is copied at the start, so rebuilding during a run does not change what runs.
-# About 16 hours on 2 cores for all chunks (docs/reference.md, "The fast reference").
+# About 7-8 hours on 2 cores of an AMD EPYC for all chunks (docs/reference.md, "Run so far").
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${GELUCHECK_BUILD_DIR:-$root/build}
