@@ -21,7 +21,8 @@
 # chunk found a disagreement or failed, 2 on bad usage.
 # Needs the build's test binary (GELUCHECK_BUILD_DIR, default build/; scripts/test.sh builds it);
 # it is copied at the start, so rebuilding during a run does not change what runs.
-# About 7-8 hours on 2 cores of an AMD EPYC for all chunks (docs/reference.md, "Run so far").
+# About 6.5 hours on 2 cores of an AMD EPYC for all chunks, estimated from the chunks run so far
+# (docs/reference.md, "Run so far").
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${GELUCHECK_BUILD_DIR:-$root/build}
