@@ -22,7 +22,7 @@
 # chunk found a disagreement or failed, 2 on bad usage.
 # Needs the build's test binary (GELUCHECK_BUILD_DIR, default build/; scripts/test.sh builds it);
 # it is copied at the start, so rebuilding during a run does not change what runs.
-# About 9 hours on 2 cores of an AMD EPYC for all chunks: 8.0 hours measured for chunks 0-3477,
+# About 9 hours on 2 cores of an AMD EPYC for all chunks: 8.0 hours measured over chunks 0-3477,
 # about 1 hour estimated for the rest (docs/reference.md, "Run so far").
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -90,8 +90,9 @@ for ((c = first; c <= last; c++)); do
     mv "$tmp/out" "$state/chunk-$c.out"
     # The log names the output relative to itself (it is committed; no machine's path in it) and
     # keeps the exit status: 1 is a disagreement or a failed test, 128+N the test killed by signal N.
-    echo "chunk $c FAILED (exit $rc; output: chunk-$c.out beside this log)" >> "$state/log.txt"
-    echo "$0: chunk $c FAILED (exit $rc; output: $state/chunk-$c.out)" >&2
+    failed="chunk $c FAILED (exit $rc; output: chunk-$c.out beside this log)"
+    echo "$failed" >> "$state/log.txt"
+    echo "$0: $failed in $state" >&2
     status=1
   fi
 done
