@@ -97,15 +97,20 @@ for ((c = first; c <= last; c++)); do
   fi
 done
 done_n=$(sort -un "$state/done.txt" | awk -v f="$first" -v l="$last" '$1 >= f && $1 <= l' | wc -l)
-# Totals over the whole log: results compared, disagreements, fallbacks (the field before
-# "inputs", "disagreements," and "fallbacks,"). Printed with %.0f, not %d: the whole range is
+# Totals over the log: results compared, disagreements, fallbacks (the word before "inputs",
+# "disagreements," and "fallbacks,"), each chunk's function counted once, by its last line: a
+# chunk run again (after a change, or appended from another machine's log) replaces its earlier
+# counts, so the totals are those of the record. Printed with %.0f, not %d: the whole range is
 # 1.7e10 results, and Debian's mawk clamps %d to 2^31 - 1; awk's doubles are exact to 2^53.
-read -r inputs bad fb < <(awk '/compared with MPFR/ {
-    for (i = 2; i <= NF; i++) {
-      if ($i == "inputs") n += $(i - 1)
-      if ($i == "disagreements,") d += $(i - 1)
-      if ($i == "fallbacks,") f += $(i - 1) } }
-  END { printf "%.0f %.0f %.0f\n", n, d, f }' "$state/log.txt")
+read -r inputs bad fb < <(awk -F': ' '/compared with MPFR/ {
+    key = $1 FS $2
+    split($3, w, " ")
+    for (i = 2; i in w; i++) {
+      if (w[i] == "inputs") n[key] = w[i - 1]
+      if (w[i] == "disagreements,") d[key] = w[i - 1]
+      if (w[i] == "fallbacks,") f[key] = w[i - 1] } }
+  END { for (k in n) { N += n[k]; D += d[k]; F += f[k] }
+        printf "%.0f %.0f %.0f\n", N, D, F }' "$state/log.txt")
 echo "$0: $done_n of $((last - first + 1)) chunks done in $state;" \
   "its log: $inputs results compared, $bad disagreements, $fb fallbacks"
 exit $status
