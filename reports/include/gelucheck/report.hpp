@@ -17,6 +17,7 @@
 
 #include "gelucheck/claim.hpp"
 #include "gelucheck/common.hpp"
+#include "gelucheck/defects.hpp"
 #include "gelucheck/harness.hpp"
 #include "gelucheck/regions.hpp"
 #include "gelucheck/subject.hpp"
@@ -167,6 +168,16 @@ struct Row {
   // width kPlotBin over [kPlotLo, kPlotHi] (grid and hard points), -1 where a bin has none.
   // Binned as the points are measured, so it takes the same memory for any number of points.
   std::vector<double> plot_envelope;
+  // The max ulp error over the finite results of finite inputs (the at-a-glance column: special
+  // inputs and non-finite results are defects of their own), and where it is first reached.
+  double finite_max_ulp = 0;
+  std::optional<double> finite_worst_x, finite_worst_expected, finite_worst_got;
+  // The row's observations (gelucheck/defects.hpp): every result of a row with against == form
+  // classified into at most one of nan, limit, overflow, flush, zero_sign, accuracy; and the facts
+  // checked over every result (bound, monotone). At most one per (kind, fact).
+  std::vector<Observation> observations;
+  Observation& observation(DefectKind k, std::string_view fact = {});  // finds or adds
+  const Observation* find_observation(DefectKind k, std::string_view fact = {}) const;
 };
 
 struct InputCounts {

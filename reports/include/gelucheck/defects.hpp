@@ -1,0 +1,83 @@
+// gelucheck/defects.hpp — what is wrong with a subject, one defect per cause (docs/report.md,
+// "Defects").
+//
+// The checks observe; this layer folds. Every measured result of a row (campaign, exhaustive
+// sweep) is classified into at most one Observation kind (a NaN is not also an accuracy break,
+// a flush is not also a sign error), the harness reports misbehaviour as findings, the property
+// suite as failed properties, and the facts over every result (sign, bounds, monotonicity) as
+// observations of their own. defects() then folds all of it into the subject's distinct defects:
+// one cause seen in several ops (NaN at -inf in all 16 ops; one flush threshold in four formats;
+// one write into x) is one Defect that lists its ops.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "gelucheck/common.hpp"
+
+namespace gelucheck::report {
+
+// The closed vocabulary of defect kinds, in the order report.md ranks them (crash, hang and
+// writes first; then NaN and limits; then wrong-sign zeros and flushes; then accuracy).
+// **contract**: report.json's `subjects[i].defects[j].kind` is one of these names.
+enum class DefectKind : unsigned char {
+  crash,           // the subject's process died during a call (signal, exit)
+  hang,            // no answer within the call's deadline
+  wrote_input,     // a call changed x or dy
+  wrote_past_end,  // a call touched memory past the end of an array
+  protocol,        // a malformed answer (cmd: / lib:), or the subject's own error answer
+  repeat,          // a second call on the same input gave other bits
+  position,        // the result depends on the element's position or the batch's length
+  stride,          // a strided layout gives other bits than a contiguous one
+  nan,             // NaN at a finite input where the value is a number
+  limit,           // a wrong result at x = +inf or -inf
+  overflow,        // an infinite result at a finite input where the value is finite
+  zero_sign,       // a zero of the wrong sign (the magnitude right)
+  flush,           // a zero where zero is not even a faithful rounding of the value
+  accuracy,        // a finite result beyond the claim (the rest of the claim's breaks)
+  identity,        // a Lean identity broken (f(x) - f(-x) = x, f'(x) + f'(-x) = 1, f(0) = 0, ...)
+  monotone,        // a step the wrong way between inputs on one side of the minimum
+  bound,           // a certified bound broken (sign of f, f(x) <= x, f >= min, range of f')
+  gap,             // the tanh form and the erf form further apart than the certified gap
+  vjp,             // backward differs from dy · f'(x) (or the Jacobian is not diagonal)
+};
+inline constexpr DefectKind kDefectKinds[] = {
+    DefectKind::crash,    DefectKind::hang,     DefectKind::wrote_input, DefectKind::wrote_past_end,
+    DefectKind::protocol, DefectKind::repeat,   DefectKind::position,    DefectKind::stride,
+    DefectKind::nan,      DefectKind::limit,    DefectKind::overflow,    DefectKind::zero_sign,
+    DefectKind::flush,    DefectKind::accuracy, DefectKind::identity,    DefectKind::monotone,
+    DefectKind::bound,    DefectKind::gap,      DefectKind::vjp};
+std::string_view defect_kind_name(DefectKind k);  // "crash", "zero_sign", ...
+std::optional<DefectKind> parse_defect_kind(std::string_view s);
+
+// The points of one row that one classification put together: how many, the first (in input
+// order) and the worst, and the range of x they span. `size` is the kind's measure of badness
+// (accuracy: the ulp error; monotone: the wrong-way step relative to the value; bound: the
+// violation relative to the bound; others: 0), the worst the first point reaching the largest.
+struct Observation {
+  DefectKind kind = DefectKind::accuracy;
+  std::string fact;        // which fact or sub-case (e.g. "x<=0 => f(x)<=0", "-inf"); may be empty
+  std::size_t count = 0;
+  double first_x = 0, first_expected = 0, first_got = 0;
+  double worst_x = 0, worst_expected = 0, worst_got = 0, worst_size = 0;
+  double lo = 0, hi = 0;   // min and max x of the points (lo <= hi once count > 0)
+  // A few points (input order, at most kSampleSize) for diagnoses: x, the correctly rounded value
+  // (or the bound), the result.
+  struct Point {
+    double x, expected, got;
+  };
+  std::vector<Point> sample;
+  bool breaks_claim = false;  // some point of it breaks the row's claim (or framework default)
+
+  static constexpr std::size_t kSampleSize = 64;
+  // Adds one point (input order). size: see above.
+  void add(double x, double expected, double got, double size, bool breaks);
+  // Merges `b` (points that come after this one's in input order).
+  void merge(const Observation& b);
+};
+
+}  // namespace gelucheck::report
