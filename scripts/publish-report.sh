@@ -11,32 +11,29 @@ build=${GELUCHECK_BUILD_DIR:-$root/build}
 "$root/scripts/setup.sh"
 "$build/cli/gelucheck" report --out "$root/reports/latest" "$@"
 
-# The README excerpt, from report.md: its header line, the "At a glance" table (per subject,
-# format and function: max ulp error and where, where the negative tail collapses to zero, where
-# NaN comes out, the framework-default verdict, the claim) and the properties each subject breaks.
+# The README excerpt, from report.md: its header line, the verdict's subject table (what each
+# subject is, what it is held to, how many defects) and the "At a glance" table (per subject and
+# format, each function's max ulp error and the kinds of its defects); the defects themselves,
+# one line each with a reproducer, are one link away in report.md.
 summary=$(mktemp)
 trap 'rm -f "$summary"' EXIT
 md="$root/reports/latest/report.md"
+table() {  # the Markdown table that follows the heading $1 in report.md, with outer pipes
+  awk -v h="$1" '
+    $0 == h { on = 1; next }
+    on && /^## / { exit }
+    on && /^[^ ].* \| / { print "| " $0 " |" }' "$md" | sed 's/^| ---|/|---|/'
+}
 {
   echo "<!-- report-summary:begin (written by scripts/publish-report.sh from reports/latest/report.md) -->"
   grep -m1 '^Made by' "$md" | sed 's/ Machine-readable twin.*//; s/^Made by/Figures from/'
   echo
-  grep -m1 '^Provenance:' "$md" || true
+  table "## At a glance"
   echo
-  awk '
-    /^## At a glance/ { on = 1; next }
-    on && /^## / { exit }
-    on && /^subject \|/ { print "| " $0 " |"; next }
-    on && /^---\|/ { print "|" $0 "|"; next }
-    on && /^`/ { print "| " $0 " |" }' "$md"
-  echo
-  echo "Properties each subject breaks (the suite's checks; a subject that claims nothing is held to"
-  echo "the framework default there):"
-  echo
-  awk '
-    /^## Properties each subject breaks/ { on = 1; next }
-    on && /^## / { exit }
-    on && /^- / { print }' "$md"
+  echo "Each subject's defects, one line each with the input that shows it and a command that"
+  echo "reproduces it: [reports/latest/report.md](reports/latest/report.md) (also as"
+  echo "[report.html](reports/latest/report.html); details in"
+  echo "[report-details.md](reports/latest/report-details.md))."
   echo "<!-- report-summary:end -->"
 } > "$summary"
 awk -v f="$summary" '

@@ -4,7 +4,11 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
+#include <regex>
 
+#include "gelucheck/measure.hpp"
+#include "gelucheck/reference.hpp"
 #include "gelucheck/report.hpp"
 
 namespace gelucheck::report {
@@ -62,13 +66,19 @@ void Observation::add(double x, double expected, double got, double size, bool b
   if (sample.size() < kSampleSize) sample.push_back({x, expected, got});
 }
 
-void Observation::merge(const Observation& b) {
+void Observation::merge(const Observation& b,
+                        const std::function<bool(double, double)>& before) {
   if (b.count == 0) return;
   if (count == 0) {
     *this = b;
     return;
   }
-  if (b.worst_size > worst_size) {
+  if (before(b.first_x, first_x)) {
+    first_x = b.first_x;
+    first_expected = b.first_expected;
+    first_got = b.first_got;
+  }
+  if (b.worst_size > worst_size || (b.worst_size == worst_size && before(b.worst_x, worst_x))) {
     worst_size = b.worst_size;
     worst_x = b.worst_x;
     worst_expected = b.worst_expected;
@@ -78,8 +88,10 @@ void Observation::merge(const Observation& b) {
   hi = std::max(hi, b.hi);
   count += b.count;
   breaks_claim |= b.breaks_claim;
-  for (const Point& p : b.sample)
-    if (sample.size() < kSampleSize) sample.push_back(p);
+  sample.insert(sample.end(), b.sample.begin(), b.sample.end());
+  std::stable_sort(sample.begin(), sample.end(),
+                   [&](const Point& u, const Point& v) { return before(u.x, v.x); });
+  if (sample.size() > kSampleSize) sample.resize(kSampleSize);
 }
 
 Observation& Row::observation(DefectKind k, std::string_view fact) {
@@ -96,6 +108,517 @@ const Observation* Row::find_observation(DefectKind k, std::string_view fact) co
   for (const Observation& o : observations)
     if (o.kind == k && o.fact == fact) return &o;
   return nullptr;
+}
+
+}  // namespace gelucheck::report
+
+// ---------------------------------------------------------------------------------------------
+// Folding a subject's observations, findings and failed properties into its defects.
+
+namespace gelucheck::report {
+namespace {
+
+using subject::Direction;
+using subject::Op;
+
+Op op_of(const Row& row) {
+  return {row.form, row.quantity == Quantity::value ? Direction::forward : Direction::backward,
+          row.format};
+}
+std::size_t op_index(const std::string& name) {
+  const auto& ops = subject::all_ops();
+  for (std::size_t i = 0; i < ops.size(); ++i)
+    if (subject::op_name(ops[i]) == name) return i;
+  return ops.size();
+}
+std::string function_of(const Op& op) {
+  return std::string(name(op.form)) + (op.direction == Direction::forward ? ".value" : ".derivative");
+}
+
+// A number for a sentence: 4 significant digits ("-8.371", "1.2e+04", "-inf", "nan").
+std::string short_num(double v) {
+  char buf[40];
+  if (std::isnan(v)) return "nan";
+  if (std::isinf(v)) return v > 0 ? "+inf" : "-inf";
+  if (v == 0) return std::signbit(v) ? "-0" : "+0";
+  std::snprintf(buf, sizeof buf, "%.4g", v);
+  return buf;
+}
+std::string count_text(std::size_t n, const char* one, const char* many) {
+  return std::to_string(n) + " " + (n == 1 ? one : many);
+}
+
+std::string shell_quote(const std::string& s) {
+  if (!s.empty() && s.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+                                        "0123456789_-+=:,./@%") == std::string::npos)
+    return s;
+  std::string q = "'";
+  for (char c : s) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return q + "'";
+}
+
+// `gelucheck eval` on that one input (docs/cli.md): the command that shows what the subject
+// returns there, in a fresh process.
+std::string eval_command(const std::string& spec, const Op& op, double x, std::optional<double> dy) {
+  const bool backward = op.direction == Direction::backward;
+  const char* q = !backward ? "value" : dy ? "backward" : "derivative";
+  std::string input = hexfloat(x);
+  if (backward && dy) input += " " + hexfloat(*dy);
+  return "echo '" + input + "' | gelucheck eval --subject " + shell_quote(spec) + " --form " +
+         std::string(name(op.form)) + " --quantity " + q + " --format " +
+         std::string(name(op.format));
+}
+
+// The same call in PyTorch's own terms, for the torch peer (adapters/python/torch_subject.py
+// calls torch.nn.functional.gelu; the derivative is autograd's backward with dy = 1).
+std::string torch_command(const std::string& spec, const Op& op, double x) {
+  if (spec != "torch" && spec.rfind("torch:", 0) != 0) return {};
+  const char* dtype = op.format == Format::binary64   ? "float64"
+                      : op.format == Format::binary32 ? "float32"
+                      : op.format == Format::bfloat16 ? "bfloat16"
+                                                      : "float16";
+  const std::string approx = op.form == Form::tanh ? "'tanh'" : "'none'";
+  std::string xs = std::isnan(x) ? "float('nan')" : std::isinf(x) ? (x > 0 ? "float('inf')" : "float('-inf')")
+                                                                   : "float.fromhex('" + hexfloat(x) + "')";
+  std::string body = "import torch; x = torch.tensor([" + xs + "], dtype=torch." + dtype + ")";
+  if (op.direction == Direction::forward)
+    body += "; print(float(torch.nn.functional.gelu(x, approximate=" + approx + ")).hex())";
+  else
+    body += ".requires_grad_(); torch.nn.functional.gelu(x, approximate=" + approx +
+            ").backward(torch.ones_like(x)); print(float(x.grad).hex())";
+  return "python3 -c \"" + body + "\"";
+}
+
+// What the subject really computes, where a row's evidence shows it.
+std::string diagnose_accuracy(const Row& row, const Observation& o) {
+  // Every result in the narrow formats' common normal range is a value of a narrower format.
+  const auto narrow = [&](std::size_t in, Format f) -> std::string {
+    if (row.narrow_checked < 100 || in != row.narrow_checked) return {};
+    return "every " + std::string(name(row.format)) + " result in [2^-14, 65504] (" +
+           std::to_string(row.narrow_checked) + " of them) is a " + std::string(name(f)) +
+           " value: it computes in " + std::string(name(f)) + " (or rounds its results to it)";
+  };
+  if (row.format == Format::binary64 || row.format == Format::binary32) {
+    if (auto d = narrow(row.narrow_in_binary16, Format::binary16); !d.empty()) return d;
+    if (auto d = narrow(row.narrow_in_bfloat16, Format::bfloat16); !d.empty()) return d;
+    if (row.format == Format::binary64)
+      if (auto d = narrow(row.narrow_in_binary32, Format::binary32); !d.empty()) return d;
+  }
+  // The other form: most sampled breaks are faithful results of the other form.
+  if (o.sample.size() >= 8) {
+    const Form other = row.form == Form::tanh ? Form::erf : Form::tanh;
+    std::size_t near = 0;
+    for (const Observation::Point& p : o.sample) {
+      if (!std::isfinite(p.x)) continue;
+      const Error e = measure(p.got, ref::enclose(other, row.quantity, p.x, 128), row.format);
+      if (e.faithful()) ++near;
+    }
+    if (near * 10 >= o.sample.size() * 9)
+      return std::to_string(near) + " of " + std::to_string(o.sample.size()) +
+             " sampled breaks are faithful results of the " + std::string(name(other)) +
+             " form: it computes the " + (other == Form::tanh ? "tanh form (gelu_new)" : "erf form (x·Φ(x))") +
+             " for the " + std::string(name(row.form)) + " form";
+  }
+  return {};
+}
+
+// Which input a kind's defect is shown by: the worst for a size that means something, else the first.
+bool shows_worst(DefectKind k) {
+  return k == DefectKind::accuracy || k == DefectKind::nan || k == DefectKind::overflow ||
+         k == DefectKind::flush || k == DefectKind::zero_sign || k == DefectKind::monotone ||
+         k == DefectKind::bound;
+}
+
+// The grouping of observations across ops: one cause, seen in several ops, is one defect.
+std::string group_key(const Observation& o, const Op& op) {
+  const std::string kind(defect_kind_name(o.kind));
+  switch (o.kind) {
+    case DefectKind::limit: {
+      const double g = shows_worst(o.kind) ? o.worst_got : o.first_got;
+      const std::string got = std::isnan(g) ? "nan" : std::isinf(g) ? "inf" : "finite";
+      return kind + "|" + o.fact + "|" + got;
+    }
+    default: return kind + "|" + o.fact + "|" + function_of(op);
+  }
+}
+
+DefectKind finding_kind(const subject::Finding& f) {
+  using K = subject::Status::Kind;
+  switch (f.status.kind) {
+    case K::crashed:
+      return f.status.message.find("beyond the last element") != std::string::npos
+                 ? DefectKind::wrote_past_end
+                 : DefectKind::crash;
+    case K::timed_out: return DefectKind::hang;
+    case K::wrote_input: return DefectKind::wrote_input;
+    default: return DefectKind::protocol;
+  }
+}
+
+// The kind a failed property shows, from its suite and name (proptests/, docs/properties.md).
+DefectKind property_kind(const std::string& suite, const std::string& name) {
+  const auto has = [&](const char* s) { return name.find(s) != std::string::npos; };
+  if (suite == "identity_inputs_untouched") return DefectKind::wrote_input;
+  if (has("strided")) return DefectKind::stride;
+  if (has("repeated")) return DefectKind::repeat;
+  if (has("position") || has("depend_on_own_input")) return DefectKind::position;
+  if (suite == "pdiv_map" || suite == "hasVJP_correct") return DefectKind::vjp;
+  if (suite.rfind("identity_", 0) == 0) return DefectKind::identity;
+  if (suite == "bound_monotone") return DefectKind::monotone;
+  if (suite.rfind("bound_", 0) == 0) return DefectKind::bound;
+  if (suite == "card_tanh_erf_gap") return DefectKind::gap;
+  if (suite == "special_nan_inf") return DefectKind::limit;
+  if (suite == "special_finite_in_finite_out") return DefectKind::overflow;
+  return DefectKind::accuracy;
+}
+
+// The format a property's name ends with (_f64, _f32, _f16, _bf16), if any.
+std::optional<Format> property_format(const std::string& name) {
+  for (Format f : all_formats) {
+    const std::string suffix = "_" + std::string(subject::dtype_name(f));
+    if (name.size() > suffix.size() && name.compare(name.size() - suffix.size(), suffix.size(), suffix) == 0)
+      return f;
+  }
+  return std::nullopt;
+}
+std::string strip_format(const std::string& name) {
+  const auto f = property_format(name);
+  return f ? name.substr(0, name.size() - subject::dtype_name(*f).size() - 1) : name;
+}
+
+// A property failure's counterexample: the line "gelucheck-counterexample: OP x=HEX" the suite
+// prints (proptests/suite.cpp), else the first value of RapidCheck's "gelucheck::prop::Input:"
+// block, "VALUE (DECIMAL, DT) ...".
+struct Counterexample {
+  std::optional<Op> op;
+  std::optional<Format> format;
+  double x = 0;
+};
+std::optional<Counterexample> counterexample(const std::string& msg) {
+  const std::string tag = "gelucheck-counterexample: ";
+  if (const auto at = msg.find(tag); at != std::string::npos) {
+    const auto end = msg.find('\n', at);
+    const std::string line = msg.substr(at + tag.size(), end == std::string::npos ? end : end - at - tag.size());
+    const auto sp = line.find(" x=");
+    if (sp != std::string::npos) {
+      const auto op = subject::parse_op(line.substr(0, sp));
+      std::string xs = line.substr(sp + 3);
+      xs = xs.substr(0, xs.find_first_of(" \t\r"));
+      if (op)
+        if (const auto x = parse_real(xs)) return Counterexample{op, op->format, *x};
+    }
+  }
+  // The suite's own failure text: "... tanh.value@f64: input -inf, expected ..." (suite.cpp).
+  static const std::regex said(R"(\b(tanh|erf)\.(value|derivative)@(f64|f32|f16|bf16): (?:finite )?input ([^ ,]+))");
+  if (std::smatch m; std::regex_search(msg, m, said)) {
+    const auto fn = subject::parse_function(m[1].str() + "." + m[2].str());
+    const auto fmt = subject::parse_dtype(m[3].str());
+    const auto x = parse_real(m[4].str());
+    if (fn && fmt && x)
+      return Counterexample{Op{fn->form, fn->quantity == Quantity::value ? Direction::forward : Direction::backward, *fmt},
+                            fmt, *x};
+  }
+  const std::string block = "gelucheck::prop::Input:\n";
+  if (const auto at = msg.find(block); at != std::string::npos) {
+    const std::string rest = msg.substr(at + block.size());
+    const std::string first = rest.substr(0, rest.find_first_of(" \n"));
+    const auto open = rest.find('('), close = rest.find(')');
+    if (open == std::string::npos || close == std::string::npos || close < open) return std::nullopt;
+    const std::string inside = rest.substr(open + 1, close - open - 1);
+    const auto comma = inside.rfind(", ");
+    if (comma == std::string::npos) return std::nullopt;
+    const auto fmt = subject::parse_dtype(inside.substr(comma + 2));
+    const auto x = parse_real(first);
+    if (fmt && x) return Counterexample{std::nullopt, fmt, *x};
+  }
+  return std::nullopt;
+}
+
+// Whether defect d accounts for input x in op (or, op unknown, some op of format fmt).
+bool explains(const Defect& d, const Counterexample& c) {
+  for (const DefectOp& o : d.ops) {
+    const auto op = subject::parse_op(o.op);
+    if (!op || op->format != c.format) continue;
+    if (c.op && !(*op == *c.op)) continue;
+    if (same_bits(o.x, c.x)) return true;
+    const bool ranged = d.kind == DefectKind::nan || d.kind == DefectKind::overflow ||
+                        d.kind == DefectKind::flush || d.kind == DefectKind::zero_sign ||
+                        d.kind == DefectKind::limit;
+    if (ranged && c.x >= o.lo && c.x <= o.hi) return true;
+    // NaN from a threshold on: every larger |x| of that sign side counts.
+    if (d.kind == DefectKind::nan && std::fabs(c.x) >= std::fabs(o.x) && std::isfinite(c.x)) return true;
+  }
+  return false;
+}
+
+std::string ops_text(const Defect& d) {
+  if (d.ops.size() == subject::all_ops().size()) return "all 16 ops";
+  if (d.ops.size() <= 3) {
+    std::string s;
+    for (const DefectOp& o : d.ops) s += (s.empty() ? "" : ", ") + o.op;
+    return s;
+  }
+  return std::to_string(d.ops.size()) + " ops";
+}
+
+// Per-op thresholds, for kinds whose position differs by format ("binary64 from -8.371, ...").
+std::string per_op(const Defect& d, const char* what, bool magnitude = false) {
+  std::string s;
+  for (const DefectOp& o : d.ops)
+    s += (s.empty() ? "" : "; ") + std::string(what) + (*what ? " " : "") +
+         short_num(magnitude ? std::fabs(o.x) : o.x) + " (" + o.op + ")";
+  return s;
+}
+
+std::string summarize(const Defect& d) {
+  const DefectOp& w = d.shown;
+  const std::string at = "x = " + hexfloat(w.x);
+  const std::string eg = "expected " + hexfloat(w.expected) + ", got " + hexfloat(w.got);
+  switch (d.kind) {
+    case DefectKind::limit:
+      return (std::isnan(w.got) ? std::string("NaN") : "got " + hexfloat(w.got)) + " at x = " +
+             short_num(w.x) + " (expected " + hexfloat(w.expected) + ") in " + ops_text(d);
+    case DefectKind::nan:
+      return "NaN at finite x where the value is a number, " + count_text(d.count, "input", "inputs") +
+             ", from |x| = " + per_op(d, "", true);
+    case DefectKind::overflow:
+      return "+-inf at finite x where the value is finite, " + count_text(d.count, "input", "inputs") +
+             ", from |x| = " + short_num(std::fabs(w.x)) + " (" + at + ", " + ops_text(d) + ")";
+    case DefectKind::flush:
+      if (d.fact == "tail")
+        return "the negative tail collapses to " + short_num(w.got) + " from x = " + short_num(w.x) +
+               " (expected " + hexfloat(w.expected) + " there), " + count_text(d.count, "input", "inputs") +
+               (d.ops.size() > 1 ? ": " + per_op(d, "from") : " (" + ops_text(d) + ")");
+      return "flushes results at or below the least normal to zero: " + count_text(d.count, "input", "inputs") + " up to |x| = " +
+             short_num(std::fabs(w.x)) + " (" + at + ", " + eg + "; " + ops_text(d) + ")";
+    case DefectKind::zero_sign:
+      return "returns " + d.fact + " where the value rounds to " + (d.fact == "+0" ? "-0" : "+0") + ", " +
+             count_text(d.count, "input", "inputs") + " in [" + short_num(w.lo) + ", " + short_num(w.hi) +
+             "] (" + ops_text(d) + ")";
+    case DefectKind::accuracy: {
+      std::string s = short_num(w.size) + " ulp at " + at + " (" + eg + "; " + w.op + "), " +
+                      count_text(d.count, "result", "results") + " beyond " + d.claim;
+      if (d.ops.size() == 1) return s + " in [" + short_num(w.lo) + ", " + short_num(w.hi) + "]";
+      s += "; max";
+      for (const DefectOp& o : d.ops) s += " " + short_num(o.size) + " ulp (" + o.op + ")" + (&o == &d.ops.back() ? "" : ",");
+      return s;
+    }
+    case DefectKind::monotone:
+      return "steps the wrong way: " + count_text(d.count, "step", "steps") + ", the largest " +
+             short_num(w.size) + " of the value at " + at + " (" + ops_text(d) + ")";
+    case DefectKind::bound:
+      return "breaks " + d.fact + ": " + count_text(d.count, "input", "inputs") + " in [" + short_num(w.lo) +
+             ", " + short_num(w.hi) + "], the worst at " + at + " (bound " + hexfloat(w.expected) +
+             ", got " + hexfloat(w.got) + "; " + ops_text(d) + ")";
+    default: break;
+  }
+  return {};
+}
+
+void rank(std::vector<Defect>& ds) {
+  std::stable_sort(ds.begin(), ds.end(), [](const Defect& a, const Defect& b) {
+    if (defect_rank(a.kind) != defect_rank(b.kind)) return defect_rank(a.kind) < defect_rank(b.kind);
+    if (a.breaks_claim != b.breaks_claim) return a.breaks_claim;
+    return a.shown.size > b.shown.size;
+  });
+}
+
+}  // namespace
+
+int defect_rank(DefectKind k) {
+  switch (k) {
+    case DefectKind::crash: return 0;
+    case DefectKind::hang: return 1;
+    case DefectKind::wrote_input: return 2;
+    case DefectKind::wrote_past_end: return 3;
+    case DefectKind::protocol: return 4;
+    case DefectKind::nan: return 5;
+    case DefectKind::limit: return 6;
+    case DefectKind::overflow: return 7;
+    case DefectKind::zero_sign: return 8;
+    case DefectKind::flush: return 9;
+    case DefectKind::accuracy: return 10;
+    case DefectKind::bound: return 11;
+    case DefectKind::monotone: return 12;
+    case DefectKind::repeat: return 13;
+    case DefectKind::position: return 14;
+    case DefectKind::stride: return 15;
+    case DefectKind::identity: return 16;
+    case DefectKind::vjp: return 17;
+    case DefectKind::gap: return 18;
+  }
+  return 99;
+}
+
+std::vector<Defect> find_defects(const Report& r, std::size_t s) {
+  const SubjectResult& sr = r.subjects[s];
+  std::vector<Defect> out;
+  std::vector<std::string> keys;
+  const auto group = [&](const std::string& key) -> Defect& {
+    for (std::size_t i = 0; i < keys.size(); ++i)
+      if (keys[i] == key) return out[i];
+    keys.push_back(key);
+    out.emplace_back();
+    return out.back();
+  };
+
+  // 1. The rows' observations. claims[i]: the claims defect i breaks, each with its formats.
+  std::vector<std::vector<std::pair<std::string, std::string>>> claims;
+  for (const Row& row : r.rows) {
+    if (row.subject != s || row.against != row.form) continue;
+    const Op op = op_of(row);
+    const bool claimed = row.claim && row.claim->claims_anything();
+    const std::string claim = claimed ? row.claim->text
+                                      : "the framework default " +
+                                            subject::claim_item(Claim::framework_default(row.format));
+    for (const Observation& o : row.observations) {
+      if (o.count == 0) continue;
+      Defect& d = group(group_key(o, op));
+      const bool worst = shows_worst(o.kind);
+      DefectOp e;
+      e.op = subject::op_name(op);
+      e.count = o.count;
+      e.x = worst ? o.worst_x : o.first_x;
+      e.expected = worst ? o.worst_expected : o.first_expected;
+      e.got = worst ? o.worst_got : o.first_got;
+      e.lo = o.lo;
+      e.hi = o.hi;
+      e.size = o.worst_size;
+      const bool first_op = d.ops.empty();
+      d.kind = o.kind;
+      d.fact = o.fact;
+      d.ops.push_back(e);
+      d.count += o.count;
+      if (o.breaks_claim) {
+        const auto i = static_cast<std::size_t>(&d - out.data());
+        if (claims.size() <= i) claims.resize(i + 1);
+        auto& cs = claims[i];
+        auto it = std::find_if(cs.begin(), cs.end(), [&](const auto& c) { return c.first == claim; });
+        if (it == cs.end()) cs.push_back({claim, std::string(name(row.format))});
+        else if (it->second.find(name(row.format)) == std::string::npos) it->second += ", " + std::string(name(row.format));
+      }
+      d.breaks_claim |= o.breaks_claim;
+      d.gated |= sr.gated && claimed && o.breaks_claim;
+      // Shown by the worst op's input (largest size; ties: the first op).
+      if (first_op || e.size > d.shown.size) {
+        d.shown = e;
+        d.reproduce = eval_command(sr.spec, op, e.x, std::nullopt);
+        d.reproduce_native = torch_command(sr.spec, op, e.x);
+      }
+      if (o.kind == DefectKind::accuracy && d.diagnosis.empty()) d.diagnosis = diagnose_accuracy(row, o);
+    }
+  }
+  for (std::size_t i = 0; i < out.size(); ++i) {
+    Defect& d = out[i];
+    d.is_range = true;
+    // "faithful (< 1 ulp)", or where the ops' claims differ "faithful (< 1 ulp) (binary64);
+    // correctly rounded (<= 0.5 ulp) (binary32)".
+    if (i < claims.size())
+      for (const auto& [c, fmts] : claims[i])
+        d.claim += (d.claim.empty() ? "" : "; ") + c + (claims[i].size() > 1 ? " (" + fmts + ")" : "");
+    if (d.claim.empty()) d.claim = "no claim";
+  }
+
+  // 2. The harness's findings: one defect per kind of misbehaviour, listing its ops.
+  for (const subject::Finding& f : sr.findings) {
+    const DefectKind k = finding_kind(f);
+    Defect& d = group("finding|" + std::string(defect_kind_name(k)));
+    DefectOp e;
+    e.op = subject::op_name(f.op);
+    e.count = 1;
+    e.x = e.lo = e.hi = f.x;
+    e.has_expected = false;
+    e.expected = e.got = NAN;
+    const bool first = d.ops.empty();
+    d.kind = k;
+    d.fact = std::string(subject::kind_name(f.status.kind));
+    bool seen = false;
+    for (DefectOp& o : d.ops)
+      if (o.op == e.op) {
+        ++o.count;
+        seen = true;
+      }
+    if (!seen) d.ops.push_back(e);
+    ++d.count;
+    d.breaks_claim = true;
+    d.claim = "a subject must not " + std::string(k == DefectKind::crash ? "crash"
+                                                  : k == DefectKind::hang ? "hang"
+                                                  : k == DefectKind::wrote_input ? "write its inputs"
+                                                  : k == DefectKind::wrote_past_end ? "write past its arrays"
+                                                  : "break the protocol");
+    d.gated = sr.gated;
+    if (first) {
+      d.shown = e;
+      d.dy = f.dy && *f.dy != 1 ? f.dy : std::nullopt;
+      d.detail = f.status.message;
+      d.reproduce = eval_command(sr.spec, f.op, f.x, d.dy);
+      d.reproduce_native = torch_command(sr.spec, f.op, f.x);
+    }
+  }
+  for (Defect& d : out)
+    if (d.summary.empty() && defect_rank(d.kind) <= defect_rank(DefectKind::protocol) && !d.ops.empty() &&
+        !d.ops.front().has_expected)
+      d.summary = std::string(d.fact) + " at x = " + hexfloat(d.shown.x) + " in " + d.shown.op +
+                  (d.count > 1 ? " (" + count_text(d.count, "finding", "findings") + " in " + ops_text(d) + ")" : "") +
+                  (d.detail.empty() ? "" : ": " + d.detail);
+
+  // 3. Failed properties: with the defect whose input is their counterexample, else their own.
+  for (const PropertyTest& t : sr.properties.tests) {
+    if (t.outcome != "fail") continue;
+    const std::string full = t.suite + "." + t.name;
+    const auto c = counterexample(t.message);
+    bool placed = false;
+    if (c)
+      for (Defect& d : out)
+        if (!d.ops.empty() && d.ops.front().has_expected && explains(d, *c)) {
+          d.properties.push_back(full);
+          d.gated |= sr.gated;
+          placed = true;
+          break;
+        }
+    if (placed) continue;
+    const DefectKind k = property_kind(t.suite, t.name);
+    Defect& d = group("property|" + std::string(defect_kind_name(k)) + "|" + t.suite + "." + strip_format(t.name));
+    const bool first = d.properties.empty();
+    d.kind = k;
+    d.fact = t.suite + "." + strip_format(t.name);
+    d.properties.push_back(full);
+    d.count = d.properties.size();
+    d.breaks_claim = true;
+    d.claim = "the property " + d.fact;
+    d.gated = sr.gated;
+    if (first) {
+      if (c) {
+        d.shown.x = d.shown.lo = d.shown.hi = c->x;
+        d.shown.op = c->op ? subject::op_name(*c->op) : "";
+      } else {
+        d.shown.x = NAN;
+      }
+      d.shown.has_expected = false;
+      d.shown.expected = d.shown.got = NAN;
+      // The message's last non-empty line says what broke (RapidCheck's RC_FAIL text).
+      std::string m = t.message;
+      while (!m.empty() && (m.back() == '\n' || m.back() == ' ')) m.pop_back();
+      d.detail = m.substr(m.rfind('\n') == std::string::npos ? 0 : m.rfind('\n') + 1);
+      d.reproduce = "gelucheck_proptests --subject " + shell_quote(sr.spec) + " --gtest_filter=" + full +
+                    (sr.properties.rc_params.empty() ? "" : " (RC_PARAMS=\"" + sr.properties.rc_params + "\")");
+    }
+  }
+  for (Defect& d : out) {
+    if (!d.summary.empty()) continue;
+    if (!d.ops.empty() && d.ops.front().has_expected) {
+      std::sort(d.ops.begin(), d.ops.end(), [](const DefectOp& a, const DefectOp& b) {
+        return op_index(a.op) < op_index(b.op);
+      });
+      d.summary = summarize(d);
+    } else {
+      d.summary = "property " + d.fact + " fails" +
+                  (d.properties.size() > 1 ? " in " + std::to_string(d.properties.size()) + " formats" : "") +
+                  (d.detail.empty() ? "" : ": " + d.detail);
+    }
+  }
+  rank(out);
+  return out;
 }
 
 }  // namespace gelucheck::report

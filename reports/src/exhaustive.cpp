@@ -136,6 +136,25 @@ void merge_row(Row& a, const Row& b) {
   a.nan_at_plus_inf |= b.nan_at_plus_inf;
   a.nan_at_minus_inf |= b.nan_at_minus_inf;
   a.no_result += b.no_result;
+  if (b.finite_worst_x && (!a.finite_worst_x || b.finite_max_ulp > a.finite_max_ulp ||
+                           (b.finite_max_ulp == a.finite_max_ulp &&
+                            pos(*b.finite_worst_x) < pos(*a.finite_worst_x)))) {
+    a.finite_max_ulp = b.finite_max_ulp;
+    a.finite_worst_x = b.finite_worst_x;
+    a.finite_worst_expected = b.finite_worst_expected;
+    a.finite_worst_got = b.finite_worst_got;
+  }
+  a.narrow_checked += b.narrow_checked;
+  a.narrow_in_binary16 += b.narrow_in_binary16;
+  a.narrow_in_bfloat16 += b.narrow_in_bfloat16;
+  a.narrow_in_binary32 += b.narrow_in_binary32;
+  const auto before = [](double u, double v) { return pos(u) < pos(v); };
+  for (const Observation& o : b.observations) a.observation(o.kind, o.fact).merge(o, before);
+  // In a fixed order, whichever part saw a kind first.
+  std::sort(a.observations.begin(), a.observations.end(),
+            [](const Observation& u, const Observation& v) {
+              return u.kind != v.kind ? u.kind < v.kind : u.fact < v.fact;
+            });
 }
 
 void add_done(std::vector<BitRange>& done, const BitRange& r) {
@@ -228,6 +247,46 @@ Stats stats_from(const json& j) {
   return s;
 }
 
+json observations_state(const std::vector<Observation>& obs) {
+  json out = json::array();
+  for (const Observation& o : obs) {
+    json sample = json::array();
+    for (const Observation::Point& p : o.sample) sample.push_back({hx(p.x), hx(p.expected), hx(p.got)});
+    out.push_back({{"kind", defect_kind_name(o.kind)}, {"fact", o.fact}, {"count", o.count},
+                   {"first", {hx(o.first_x), hx(o.first_expected), hx(o.first_got)}},
+                   {"worst", {hx(o.worst_x), hx(o.worst_expected), hx(o.worst_got), hx(o.worst_size)}},
+                   {"range", {hx(o.lo), hx(o.hi)}}, {"breaks_claim", o.breaks_claim},
+                   {"sample", sample}});
+  }
+  return out;
+}
+std::vector<Observation> observations_from(const json& j) {
+  std::vector<Observation> out;
+  for (const json& e : j) {
+    Observation o;
+    const auto k = parse_defect_kind(e.at("kind").get<std::string>());
+    if (!k) throw std::invalid_argument("unknown observation kind " + e.at("kind").dump());
+    o.kind = *k;
+    o.fact = e.at("fact").get<std::string>();
+    o.count = e.at("count").get<std::size_t>();
+    const json& f = e.at("first");
+    o.first_x = rd(f.at(0));
+    o.first_expected = rd(f.at(1));
+    o.first_got = rd(f.at(2));
+    const json& w = e.at("worst");
+    o.worst_x = rd(w.at(0));
+    o.worst_expected = rd(w.at(1));
+    o.worst_got = rd(w.at(2));
+    o.worst_size = rd(w.at(3));
+    o.lo = rd(e.at("range").at(0));
+    o.hi = rd(e.at("range").at(1));
+    o.breaks_claim = e.at("breaks_claim").get<bool>();
+    for (const json& p : e.at("sample")) o.sample.push_back({rd(p.at(0)), rd(p.at(1)), rd(p.at(2))});
+    out.push_back(std::move(o));
+  }
+  return out;
+}
+
 json row_state(const Row& r) {
   json regions = json::array();
   for (const Stats& s : r.regions) regions.push_back(stats_state(s));
@@ -246,7 +305,12 @@ json row_state(const Row& r) {
           {"framework_break_got", ohx(r.framework_break_got)},
           {"wrong_zero_max_x", ohx(r.wrong_zero_max_x)}, {"wrong_zeros", r.wrong_zeros},
           {"nan_min_abs_x", ohx(r.nan_min_abs_x)}, {"nan_at_plus_inf", r.nan_at_plus_inf},
-          {"nan_at_minus_inf", r.nan_at_minus_inf}, {"no_result", r.no_result}};
+          {"nan_at_minus_inf", r.nan_at_minus_inf}, {"no_result", r.no_result},
+          {"finite_max_ulp", hx(r.finite_max_ulp)}, {"finite_worst_x", ohx(r.finite_worst_x)},
+          {"finite_worst_expected", ohx(r.finite_worst_expected)},
+          {"finite_worst_got", ohx(r.finite_worst_got)},
+          {"narrow", {r.narrow_checked, r.narrow_in_binary16, r.narrow_in_bfloat16, r.narrow_in_binary32}},
+          {"observations", observations_state(r.observations)}};
 }
 void row_from(Row& r, const json& j) {  // r is a blank row of the right shape
   const json& regions = j.at("regions");
@@ -275,6 +339,16 @@ void row_from(Row& r, const json& j) {  // r is a blank row of the right shape
   r.nan_at_plus_inf = j.at("nan_at_plus_inf").get<bool>();
   r.nan_at_minus_inf = j.at("nan_at_minus_inf").get<bool>();
   r.no_result = j.at("no_result").get<std::size_t>();
+  r.finite_max_ulp = rd(j.at("finite_max_ulp"));
+  r.finite_worst_x = ord(j.at("finite_worst_x"));
+  r.finite_worst_expected = ord(j.at("finite_worst_expected"));
+  r.finite_worst_got = ord(j.at("finite_worst_got"));
+  const json& nw = j.at("narrow");
+  r.narrow_checked = nw.at(0).get<std::size_t>();
+  r.narrow_in_binary16 = nw.at(1).get<std::size_t>();
+  r.narrow_in_bfloat16 = nw.at(2).get<std::size_t>();
+  r.narrow_in_binary32 = nw.at(3).get<std::size_t>();
+  r.observations = observations_from(j.at("observations"));
 }
 
 json range_json(const BitRange& r) { return {hex32(r.lo), hex32(r.hi)}; }
@@ -896,7 +970,7 @@ Report to_report(const Sweep& s, const Options& opt) {
                   {"reference_fallback", s.reference_fallback},
                   {"failure_cap", s.id.cap},
                   {"functions", fns}};
-  r.gate_failures = gate_failures(r);
+  finish(r);
   return r;
 }
 

@@ -60,6 +60,68 @@ void stats_add(Stats& s, double x, double got, const Error& e, unsigned char fla
   if (e.zero_sign_mismatch) ++s.zero_sign_mismatches;
 }
 
+// The one classification of a result of a row against its own form (gelucheck/defects.hpp):
+// each result lands in at most one observation, so a NaN is not also an accuracy break and a
+// flush does not swell the accuracy's maximum (masking), and each kind's count is exact.
+// `breaks` is judged against the row's claim, or the framework default where it claims nothing:
+// a measured-only subject's defects say which claim they would break.
+void classify(Row& row, const Claim& framework, double x, double got, double want, const Error& e,
+              Format fmt) {
+  const Claim& judge = row.claim && row.claim->claims_anything() ? *row.claim : framework;
+  const bool breaks = !meets(judge, e, want);
+  if (std::isinf(x)) {
+    // The limits are exact values of every format (±0, 1, +inf): anything else is wrong there.
+    // Only the sign of a zero wrong is a sign error like any other (one cause with the tail's).
+    if (e.zero_sign_mismatch && !e.nan_mismatch && e.ulp <= 0.5)
+      row.observation(DefectKind::zero_sign, std::signbit(got) ? "-0" : "+0").add(x, want, got, x, breaks);
+    else if (e.ulp > 0.5 || e.nan_mismatch || e.zero_sign_mismatch)
+      row.observation(DefectKind::limit, x > 0 ? "+inf" : "-inf").add(x, want, got, 0, breaks);
+    return;
+  }
+  if (std::isnan(x)) return;  // NaN in, NaN out is checked by the property suite
+  if (std::isfinite(got) && (!row.finite_worst_x || e.ulp > row.finite_max_ulp)) {
+    row.finite_max_ulp = e.ulp;
+    row.finite_worst_x = x;
+    row.finite_worst_expected = want;
+    row.finite_worst_got = got;
+  }
+  if (const double a = std::fabs(got); a >= 0x1p-14 && a <= 65504) {
+    ++row.narrow_checked;
+    row.narrow_in_binary16 += round_to_format(got, Format::binary16) == got;
+    row.narrow_in_bfloat16 += round_to_format(got, Format::bfloat16) == got;
+    row.narrow_in_binary32 += round_to_format(got, Format::binary32) == got;
+  }
+  if (std::isnan(got)) {
+    // size -|x|: the worst is the smallest |x|, where NaN starts.
+    if (e.nan_mismatch) row.observation(DefectKind::nan).add(x, want, got, -std::fabs(x), breaks);
+    return;
+  }
+  if (std::isinf(got) && !std::isinf(want)) {
+    row.observation(DefectKind::overflow).add(x, want, got, -std::fabs(x), breaks);
+    return;
+  }
+  if (got == 0 && want != 0 && e.ulp >= 1) {
+    // Zero where zero is not even a faithful rounding: the negative tail's collapse (worst: the
+    // greatest x, where it starts), or elsewhere a flush of results at or below the least normal
+    // (FTZ/DAZ; worst: the largest |x|). A zero for a normal value elsewhere (the derivative near its
+    // zero at x ~ -0.75) is plain cancellation: an accuracy break.
+    if (x <= -1) {
+      row.observation(DefectKind::flush, "tail").add(x, want, got, x, breaks);
+      return;
+    }
+    if (std::fabs(want) <= std::ldexp(1.0, info(fmt).emin)) {
+      row.observation(DefectKind::flush, "subnormal").add(x, want, got, std::fabs(x), breaks);
+      return;
+    }
+  }
+  if (e.zero_sign_mismatch) {
+    // worst: the greatest x, where a negative side's wrong sign starts (seen from zero).
+    row.observation(DefectKind::zero_sign, std::signbit(got) ? "-0" : "+0").add(x, want, got, x, breaks);
+    return;
+  }
+  if (breaks) row.observation(DefectKind::accuracy).add(x, want, got, e.ulp, true);
+}
+
 }  // namespace
 
 unsigned char measure_flags(double r, const Error& e, const ref::Enclosure& y, Format fmt) {
@@ -129,6 +191,7 @@ std::size_t plot_bin(double x) {
     worst = std::max(worst, std::isnan(e.ulp) ? kInf : e.ulp);
   }
   if (row.against != row.form) return;
+  classify(row, framework, x, got, want, e, fmt);
   if (row.claim->claims_anything() && !meets(*row.claim, e, want) && row.claim_breaks++ == 0) {
     row.break_x = x;
     row.break_got = got;

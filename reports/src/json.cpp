@@ -97,6 +97,11 @@ json row_json(const Row& r, const Report& rep) {
           {"nan", {{"min_abs_x", opt_hex(r.nan_min_abs_x)},
                    {"at_plus_inf", r.nan_at_plus_inf},
                    {"at_minus_inf", r.nan_at_minus_inf}}},
+          {"finite_max_ulp", r.finite_worst_x ? num(r.finite_max_ulp) : json(nullptr)},
+          {"finite_worst", r.finite_worst_x ? json{{"x", hexfloat(*r.finite_worst_x)},
+                                                  {"expected", opt_hex(r.finite_worst_expected)},
+                                                  {"got", opt_hex(r.finite_worst_got)}}
+                                            : json(nullptr)},
           {"regions", regions},
           {"histogram", {{"zero", r.histogram.zero}, {"infinite", r.histogram.infinite},
                          {"bins_log2", bins}}}};
@@ -151,6 +156,44 @@ json provenance_json(const Report& r) {
           {"subjects", specs}};
 }
 
+json defect_json(const Defect& d) {
+  json ops = json::array(), per_op = json::array();
+  for (const DefectOp& o : d.ops) {
+    ops.push_back(o.op);
+    per_op.push_back({{"op", o.op}, {"count", o.count}, {"x", hexfloat(o.x)},
+                      {"expected", o.has_expected ? json(hexfloat(o.expected)) : json(nullptr)},
+                      {"got", o.has_expected ? json(hexfloat(o.got)) : json(nullptr)},
+                      {"range", d.is_range ? json{{"from", hexfloat(o.lo)}, {"to", hexfloat(o.hi)}} : json(nullptr)},
+                      {"size", num(o.size)}});
+  }
+  auto opt_str = [](const std::string& v) { return v.empty() ? json(nullptr) : json(v); };
+  const DefectOp& w = d.shown;
+  const auto op = subject::parse_op(w.op);
+  return {{"kind", defect_kind_name(d.kind)},
+          {"rank", defect_rank(d.kind)},
+          {"fact", d.fact},
+          {"ops", ops},
+          {"count", d.count},
+          {"op", opt_str(w.op)},
+          {"x", hexfloat(w.x)},
+          {"x_decimal", decimal_roundtrip(w.x, op ? op->format : Format::binary64)},
+          {"dy", d.dy ? json(hexfloat(*d.dy)) : json(nullptr)},
+          {"expected", w.has_expected ? json(hexfloat(w.expected)) : json(nullptr)},
+          {"got", w.has_expected ? json(hexfloat(w.got)) : json(nullptr)},
+          {"size", num(w.size)},
+          {"range", d.is_range ? json{{"from", hexfloat(w.lo)}, {"to", hexfloat(w.hi)}} : json(nullptr)},
+          {"summary", d.summary},
+          {"diagnosis", opt_str(d.diagnosis)},
+          {"breaks", d.breaks_claim ? json(d.claim) : json(nullptr)},
+          {"gated", d.gated},
+          {"confirmation", opt_str(d.confirmation)},
+          {"detail", opt_str(d.detail)},
+          {"reproduce", d.reproduce},
+          {"reproduce_native", opt_str(d.reproduce_native)},
+          {"properties", d.properties},
+          {"per_op", per_op}};
+}
+
 json subject_json(const SubjectResult& s) {
   json findings = json::array();
   for (const subject::Finding& f : s.findings)
@@ -176,6 +219,11 @@ json subject_json(const SubjectResult& s) {
           {"claims_source", s.claims_source},
           {"claims", claims},
           {"gated", s.gated},
+          {"defects", [&] {
+             json a = json::array();
+             for (const Defect& d : s.defects) a.push_back(defect_json(d));
+             return a;
+           }()},
           {"findings", findings},
           {"failed_results", s.failed_results},
           {"properties", properties_json(s.properties)}};

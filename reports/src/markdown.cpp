@@ -141,10 +141,11 @@ std::string exhaustive_section(const json& ex, const json& regions) {
 
 }  // namespace
 
-std::string to_markdown(const json& j) {
-  std::ostringstream o;
+namespace {
+
+// The lines every report file opens with: what made it, from what, on what.
+void header(std::ostringstream& o, const json& j) {
   const json& cfg = j["config"];
-  o << "# gelucheck accuracy report\n\n";
   std::string subjects;
   for (const auto& sj : j["subjects"]) subjects += (subjects.empty() ? "`" : ", `") + sj["spec"].get<std::string>() + "`";
   const json* ex = j.contains("exhaustive") ? &j["exhaustive"] : nullptr;
@@ -187,17 +188,160 @@ std::string to_markdown(const json& j) {
       o << "> **A DELIBERATELY BROKEN SUBJECT** is measured here (`" << sj["spec"].get<std::string>()
         << "`: " << sj["description"].get<std::string>() << "), on purpose.\n\n";
 
-  o << "## Verdict\n\n";
-  if (j["gate"]["passed"].get<bool>()) {
-    o << "Every claim holds and every property that ran on a gated subject (one that claims "
-         "something) passed (`--gate` would exit 0). Subjects measured only are not gated: their "
-         "breaks are findings, shown below.\n\n";
-  } else {
-    o << "`--gate` would FAIL:\n\n";
-    for (const auto& f : j["gate"]["failures"]) o << "- " << f.get<std::string>() << "\n";
+}
+
+// One line per defect: the kind, what it is, where; the diagnosis and the reproducer beside it.
+void defect_lines(std::ostringstream& o, const json& sj) {
+  const json& ds = sj["defects"];
+  if (ds.empty()) {
+    o << "No defects.\n";
+    return;
+  }
+  std::size_t k = 0;
+  for (const auto& d : ds) {
+    o << ++k << ". **" << d["kind"].get<std::string>() << "**"
+      << (d["gated"].get<bool>() ? " (gate)" : "") << " " << cell(d["summary"].get<std::string>());
+    if (!d["diagnosis"].is_null()) o << " — *" << cell(d["diagnosis"].get<std::string>()) << "*";
+    if (!d["confirmation"].is_null()) o << " — " << cell(d["confirmation"].get<std::string>());
+    if (!d["properties"].empty())
+      o << " — explains " << d["properties"].size() << " failed propert"
+        << (d["properties"].size() == 1 ? "y" : "ies");
+    o << ". Reproduce: `" << cell(d["reproduce"].get<std::string>()) << "`";
+    if (!d["reproduce_native"].is_null()) o << "; natively: `" << cell(d["reproduce_native"].get<std::string>()) << "`";
     o << "\n";
   }
+}
 
+// The defect kinds that touch one op of a subject ("nan, flush"), for the at-a-glance table.
+std::string kinds_for(const json& sj, const std::string& op) {
+  std::string out;
+  for (const auto& d : sj["defects"])
+    for (const auto& o : d["ops"])
+      if (o.get<std::string>() == op) {
+        const std::string k = d["kind"].get<std::string>();
+        if (out.find(k) == std::string::npos) out += (out.empty() ? "" : ", ") + k;
+      }
+  return out.empty() ? "–" : out;
+}
+
+std::string op_name_of(const json& row) {
+  static const std::pair<const char*, const char*> dt[] = {
+      {"binary64", "f64"}, {"binary32", "f32"}, {"binary16", "f16"}, {"bfloat16", "bf16"}};
+  std::string f = row["format"].get<std::string>();
+  for (const auto& [a, b] : dt)
+    if (f == a) f = b;
+  return row["form"].get<std::string>() + (row["quantity"] == "value" ? ".forward." : ".backward.") + f;
+}
+
+}  // namespace
+
+std::string to_markdown(const json& j) {
+  std::ostringstream o;
+  o << "# gelucheck accuracy report\n\n";
+  header(o, j);
+  const json* ex = j.contains("exhaustive") ? &j["exhaustive"] : nullptr;
+
+  o << "## Verdict\n\n";
+  if (j["gate"]["passed"].get<bool>())
+    o << "`--gate` passes: every claim of a gated subject (one that claims something) holds and "
+         "every property that ran on it passed. Measured-only subjects are held to nothing; their "
+         "defects are listed with the claim they would break.\n\n";
+  else
+    o << "`--gate` FAILS on " << j["gate"]["failures"].size() << " line(s) (the defects marked "
+      << "*(gate)* below; report.json `gate.failures`).\n\n";
+  o << "subject | what it is | held to | defects | breaking its claims\n---|---|---|---:|---:\n";
+  for (const auto& sj : j["subjects"]) {
+    std::size_t breaking = 0;
+    for (const auto& d : sj["defects"]) breaking += d["gated"].get<bool>() || !d["breaks"].is_null();
+    o << "`" << sj["spec"].get<std::string>() << "` | " << cell(sj["description"].get<std::string>())
+      << " | " << sj["claims_source"].get<std::string>()
+      << (sj["gated"].get<bool>() ? " (gated)" : " (measured only)") << " | " << sj["defects"].size()
+      << " | " << breaking << "\n";
+  }
+
+  o << "\n## Defects\n\n"
+    << "One line per cause, however many inputs, ops and properties show it, ranked: crashes, "
+       "hangs and writes first, then NaN and limits, wrong-sign zeros and flushes, then accuracy by "
+       "size (docs/report.md, \"Defects\"). Each names its first or worst input and a command that "
+       "shows it.\n";
+  for (const auto& sj : j["subjects"]) {
+    o << "\n### `" << sj["spec"].get<std::string>() << "`\n\n";
+    defect_lines(o, sj);
+  }
+
+  // One line per subject and format, one column per function: what a reader compares across
+  // libraries (docs/report.md, "At a glance"; the README shows this table).
+  o << "\n## At a glance\n\n"
+    << "Per subject and format, for each function: the max ulp error over the finite results of "
+       "finite inputs (special inputs and non-finite results are defects of their own, above) and "
+       "the kinds of defect in that op, if any (\"–\": not measured).\n\n"
+    << "subject | format | tanh value | tanh derivative | erf value | erf derivative\n"
+       "---|---|---|---|---|---\n";
+  for (const auto& sj : j["subjects"]) {
+    for (const char* fmt : {"binary64", "binary32", "bfloat16", "binary16"}) {
+      std::string cells[4];
+      bool any = false;
+      for (const auto& row : j["accuracy"]) {
+        if (row["error"] != "rounding" || row["implementation"] != sj["spec"] || row["format"] != fmt)
+          continue;
+        const int k = (row["form"] == "erf" ? 2 : 0) + (row["quantity"] == "derivative" ? 1 : 0);
+        const std::string kinds = kinds_for(sj, op_name_of(row));
+        cells[k] = row["finite_worst"].is_null() ? std::string("–") : fmt_ulp(row["finite_max_ulp"]);
+        if (kinds != "–") cells[k] += " · " + kinds;
+        any = true;
+      }
+      if (!any) continue;
+      o << "`" << sj["spec"].get<std::string>() << "` | " << fmt;
+      for (const std::string& c : cells) o << " | " << (c.empty() ? "–" : c);
+      o << "\n";
+    }
+  }
+  const json& gap = j["gap"];
+  if (!ex) {
+    o << "\n## The tanh–erf gap\n\n"
+      << "g(x) = tanh form − erf form, exact (MPFR), sampled at " << gap["curve"]["points"].get<std::size_t>()
+      << " points over [" << fmt_num(gap["curve"]["lo"]) << ", " << fmt_num(gap["curve"]["hi"])
+      << "] and refined by golden-section search. The value gap is even in x, the derivative gap "
+         "odd, so the sup is reached at ±|x|.\n\n"
+      << "quantity | sup \\|g\\| | at \\|x\\| | g there | certified sup over all reals "
+         "(docs/lean.md), at \\|x\\|\n---|---:|---:|---:|---\n";
+    for (const char* q : {"value", "derivative"}) {
+      const json c = gap[q].value("certified", json::object());
+      o << q << " | " << gap[q]["sup_decimal"].get<std::string>() << " | "
+        << fmt_num(gap[q]["at_abs_x"], 17) << " (`" << gap[q]["at_abs_x_hex"].get<std::string>()
+        << "`) | " << fmt_num(gap[q]["gap_at"], 17) << " | "
+        << (c.contains("lo") ? "[" + c["lo"].get<std::string>() + ", " + c["hi"].get<std::string>() +
+                                   "] at `" + c["at_abs_x_hex"].get<std::string>() + "`"
+                             : std::string("–"))
+        << "\n";
+    }
+  }
+
+  if (ex) o << exhaustive_section(*ex, j["regions"]);
+
+  o << "\n## Plots\n\n";
+  if (j["plots"].empty()) o << "Not drawn (`--no-plots`).\n";
+  for (const auto& f : j["plots"]) {
+    const std::string n = f.get<std::string>();
+    o << "![" << n << "](" << n << ")\n\n";
+  }
+
+  const json& sec = j["run"]["seconds"];
+  o << "\nRun time: campaign " << fmt_num(sec["campaign"], 1, true) << " s, gap "
+    << fmt_num(sec["gap"], 1, true) << " s, properties " << fmt_num(sec["properties"], 1, true)
+    << " s, on " << j["run"]["threads"].get<unsigned>() << " thread(s).\n";
+  o << "\nDetails — every subject's description and findings, the statistics of every row over all "
+       "inputs and per region, every property with its counterexample, the Lean traceability and the "
+       "inputs: [report-details.md](report-details.md).\n";
+  return o.str();
+}
+
+std::string to_markdown_details(const json& j) {
+  std::ostringstream o;
+  o << "# gelucheck accuracy report: details\n\n"
+    << "The details behind [report.md](report.md) (the verdict and the defects are there).\n\n";
+  header(o, j);
+  const json* ex = j.contains("exhaustive") ? &j["exhaustive"] : nullptr;
   o << "## Subjects\n\n"
     << "subject | what it says it is | held to | provides | not measured | findings | properties\n"
     << "---|---|---|---|---|---|---\n";
@@ -224,62 +368,6 @@ std::string to_markdown(const json& j) {
       << " | " << sj["provides"].size() << " ops | " << (nm.empty() ? "–" : cell(nm)) << " | "
       << (fd.empty() ? "none" : cell(fd)) << " | " << pr << "\n";
   }
-
-  o << "\n## At a glance\n\n"
-    << "Per subject, format and function: the max ulp error and where; where the negative tail "
-       "collapses to ±0 although zero is not even a faithful rounding (the greatest such x <= -1, "
-       "and in brackets how many inputs anywhere get such a wrong zero); where a NaN comes out although the value is a number; and whether "
-       "every result is within what a framework's own tests demand (`torch.testing.assert_close`'s "
-       "default tolerances for the dtype).\n\n"
-    << "subject | format | function | inputs | max ulp | at x | collapses to 0 from x = | NaN at | "
-       "framework default | claim\n---|---|---|---:|---:|---|---|---|---|---\n";
-  for (const auto& row : j["accuracy"]) {
-    if (row["error"] != "rounding") continue;
-    const json& all = row["regions"]["overall"];
-    std::string nan;
-    if (row["nan"]["at_minus_inf"].get<bool>()) nan += "-inf";
-    if (row["nan"]["at_plus_inf"].get<bool>()) nan += std::string(nan.empty() ? "" : ", ") + "+inf";
-    if (!row["nan"]["min_abs_x"].is_null())
-      nan += std::string(nan.empty() ? "" : ", ") + "finite x from \\|x\\| = `" +
-             row["nan"]["min_abs_x"].get<std::string>() + "`";
-    const json& fw = row["framework_default"];
-    std::string fws = fw.is_null() ? "–"
-                      : fw["breaks"].get<std::size_t>() == 0
-                          ? "holds"
-                          : "breaks at " + std::to_string(fw["breaks"].get<std::size_t>()) + " inputs, first `" +
-                                fw["first_break"]["x"].get<std::string>() + "`";
-    o << "`" << row["implementation"].get<std::string>() << "` | " << row["format"].get<std::string>()
-      << (row["exhaustive"].get<bool>() ? " (all)" : "") << " | " << row["form"].get<std::string>() << " "
-      << row["quantity"].get<std::string>() << " | " << all["count"].get<std::size_t>() << " | "
-      << fmt_ulp(all["max_ulp"]) << " | " << worst(all["worst"]) << " | "
-      << (row["wrong_zero_max_x"].is_null() ? std::string("–")
-                                            : "`" + row["wrong_zero_max_x"].get<std::string>() + "`")
-      << (row["wrong_zeros"].get<std::size_t>() == 0
-              ? std::string()
-              : " (" + std::to_string(row["wrong_zeros"].get<std::size_t>()) + ")")
-      << " | " << (nan.empty() ? "–" : nan) << " | " << fws << " | " << verdict(row) << "\n";
-  }
-  o << "\n";
-
-  o << "## Properties each subject breaks\n\n"
-    << "The property suite's failures per subject (its checks, their Lean theorems and "
-       "counterexamples are under Properties below). A subject that claims nothing is held there "
-       "to the framework default.\n\n";
-  for (const auto& sj : j["subjects"]) {
-    const json& p = sj["properties"];
-    o << "- `" << sj["spec"].get<std::string>() << "`: ";
-    if (p["status"] != "run") {
-      o << "not run (" << p["status"].get<std::string>() << ")\n";
-      continue;
-    }
-    std::string failed;
-    for (const auto& t : p["tests"])
-      if (t["outcome"] == "fail")
-        failed += (failed.empty() ? "`" : ", `") + t["suite"].get<std::string>() + "." +
-                  t["name"].get<std::string>() + "`";
-    o << (failed.empty() ? "none" : failed) << "\n";
-  }
-  o << "\n";
 
   o << "## Summary (all inputs)\n\n"
     << "Errors in ulps of the format (docs/report.md) against the exact function (MPFR), over every "
@@ -326,29 +414,6 @@ std::string to_markdown(const json& j) {
     }
   }
 
-  if (ex) o << exhaustive_section(*ex, j["regions"]);
-
-  const json& gap = j["gap"];
-  if (!ex) {
-    o << "\n## The tanh–erf gap\n\n"
-      << "g(x) = tanh form − erf form, exact (MPFR), sampled at " << gap["curve"]["points"].get<std::size_t>()
-      << " points over [" << fmt_num(gap["curve"]["lo"]) << ", " << fmt_num(gap["curve"]["hi"])
-      << "] and refined by golden-section search. The value gap is even in x, the derivative gap "
-         "odd, so the sup is reached at ±|x|.\n\n"
-      << "quantity | sup \\|g\\| | at \\|x\\| | g there | certified sup over all reals "
-         "(docs/lean.md), at \\|x\\|\n---|---:|---:|---:|---\n";
-    for (const char* q : {"value", "derivative"}) {
-      const json c = gap[q].value("certified", json::object());
-      o << q << " | " << gap[q]["sup_decimal"].get<std::string>() << " | "
-        << fmt_num(gap[q]["at_abs_x"], 17) << " (`" << gap[q]["at_abs_x_hex"].get<std::string>()
-        << "`) | " << fmt_num(gap[q]["gap_at"], 17) << " | "
-        << (c.contains("lo") ? "[" + c["lo"].get<std::string>() + ", " + c["hi"].get<std::string>() +
-                                   "] at `" + c["at_abs_x_hex"].get<std::string>() + "`"
-                             : std::string("–"))
-        << "\n";
-    }
-  }
-
   o << "\n## Properties\n";
   for (const auto& sj : j["subjects"]) {
     const json& p = sj["properties"];
@@ -385,13 +450,6 @@ std::string to_markdown(const json& j) {
       << "` | " << (checks.empty() ? "–" : checks) << " | " << t["outcome"].get<std::string>() << "\n";
   }
 
-  o << "\n## Plots\n\n";
-  if (j["plots"].empty()) o << "Not drawn (`--no-plots`).\n";
-  for (const auto& f : j["plots"]) {
-    const std::string n = f.get<std::string>();
-    o << "![" << n << "](" << n << ")\n\n";
-  }
-
   o << "\n## Inputs\n\n";
   if (ex)
     o << "binary32: every non-NaN bit pattern of [" << (*ex)["range"]["lo"].get<std::string>() << ", "
@@ -410,10 +468,6 @@ std::string to_markdown(const json& j) {
         << c["total"].get<std::size_t>() << "\n";
   }
   }
-  const json& sec = j["run"]["seconds"];
-  o << "\nRun time: campaign " << fmt_num(sec["campaign"], 1, true) << " s, gap "
-    << fmt_num(sec["gap"], 1, true) << " s, properties " << fmt_num(sec["properties"], 1, true)
-    << " s, on " << j["run"]["threads"].get<unsigned>() << " thread(s).\n";
   return o.str();
 }
 

@@ -18,6 +18,7 @@ std::vector<std::string> write(const Report& r, const std::string& out) {
     const nlohmann::ordered_json j = to_json(r);
     w.write_file("report.json", j.dump(2) + "\n");
     w.write_file("report.md", to_markdown(j));
+    w.write_file("report-details.md", to_markdown_details(j));
     w.commit();
   } catch (const output::Refused&) {
     throw;

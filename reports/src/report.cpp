@@ -188,7 +188,7 @@ Report run(const Options& opt) {
     sr.properties = run_properties(opt, sr.spec, sr.claims.items());
   }
   r.seconds_properties = seconds_since(t0);
-  r.gate_failures = gate_failures(r);
+  finish(r);
   return r;
 }
 

@@ -122,7 +122,7 @@ TEST(ReportRegions, Edges) {
 
 TEST(ReportSchema, FieldsPresent) {
   const json j = to_json(small_report());
-  EXPECT_EQ(j["schema"], "gelucheck.report/2");
+  EXPECT_EQ(j["schema"], "gelucheck.report/3");
   for (const char* k : {"generator", "config", "measures", "inputs", "regions", "accuracy", "gap",
                         "properties", "lean_traceability", "gate", "plots", "run"})
     EXPECT_TRUE(j.contains(k)) << k;
@@ -154,6 +154,40 @@ TEST(ReportSchema, FieldsPresent) {
   ASSERT_EQ(naive_row["against"], "tanh");
   const auto& naive = naive_row["regions"]["overall"];
   EXPECT_EQ(naive["max_ulp"], "inf") << "the naive path gives NaN at -inf";
+}
+
+// One cause, one defect: the naive path's NaN at -inf in every op measured is one `limit` defect
+// listing those ops, and no accuracy defect counts the same inputs again.
+TEST(ReportDefects, NaNAtMinusInfInEveryOpIsOneDefect) {
+  const Report& r = small_report();
+  const json j = to_json(r);
+  std::size_t naive = 0;
+  while (j["subjects"][naive]["spec"] != "naive") ++naive;
+  const json& ds = j["subjects"][naive]["defects"];
+  std::size_t at_minus_inf = 0;
+  for (const auto& d : ds) {
+    for (const char* k : {"kind", "ops", "count", "x", "expected", "got", "reproduce", "summary"})
+      ASSERT_TRUE(d.contains(k)) << k << " in " << d.dump();
+    ASSERT_TRUE(parse_defect_kind(d["kind"].get<std::string>())) << d["kind"];
+    if (d["kind"] == "limit" && d["x"] == "-inf") {
+      ++at_minus_inf;
+      EXPECT_EQ(d["got"], "nan");
+      EXPECT_EQ(d["ops"].size(), 8u) << "2 formats x 4 functions: " << d["ops"].dump();
+      EXPECT_EQ(d["count"], 8u);
+      EXPECT_NE(d["reproduce"].get<std::string>().find("echo '-inf' | gelucheck eval --subject naive"),
+                std::string::npos) << d["reproduce"];
+    }
+  }
+  EXPECT_EQ(at_minus_inf, 1u) << ds.dump(1);
+  // Every result is classified once: the rows' observations never count more results than the row has.
+  for (const Row& row : r.rows) {
+    std::size_t n = 0;
+    for (const Observation& o : row.observations)
+      if (o.kind != DefectKind::monotone && o.kind != DefectKind::bound) n += o.count;
+    EXPECT_LE(n, row.regions[static_cast<std::size_t>(Region::overall)].count);
+  }
+  // The accurate path, which meets its claims, has none.
+  EXPECT_TRUE(j["subjects"][naive == 0 ? 1 : 0]["defects"].empty());
 }
 
 // The report's numbers, recomputed here point by point at the same inputs.
@@ -363,8 +397,10 @@ TEST(ReportGate, OneUlpInOneRegionOfOneFunctionFails) {
   const Report bad = run_with(spec);
   ASSERT_EQ(bad.gate_failures.size(), 1u) << ::testing::PrintToString(bad.gate_failures);
   const std::string& f = bad.gate_failures[0];
-  EXPECT_EQ(f.rfind(spec + " binary64 tanh value breaks its claim faithful (< 1 ulp)", 0), 0u) << f;
-  EXPECT_NE(f.find("(region [-10, -1))"), std::string::npos) << f;
+  // One line for the one defect: its kind, the op, the claim it breaks.
+  EXPECT_EQ(f.rfind(spec + ": accuracy: ", 0), 0u) << f;
+  EXPECT_NE(f.find("beyond faithful (< 1 ulp)"), std::string::npos) << f;
+  EXPECT_NE(f.find("; tanh.forward.f64)"), std::string::npos) << f;
   const Row& row = overall_row(bad, spec, Format::binary64, Form::tanh, Quantity::value);
   EXPECT_FALSE(row.meets_claim);
   // Subtle: below 2 ulps, only in [-10, -1); every other region of the row still meets the claim.
@@ -389,10 +425,11 @@ TEST(ReportGate, PlusZeroForMinusZeroInTheBinary64TailFails) {
   const Report bad = run_with(spec);
   ASSERT_EQ(bad.gate_failures.size(), 1u) << ::testing::PrintToString(bad.gate_failures);
   const std::string& f = bad.gate_failures[0];
-  EXPECT_EQ(f.rfind(spec + " binary64 erf value breaks its claim faithful (< 1 ulp), sign of zero "
-                    "included", 0), 0u) << f;
-  EXPECT_NE(f.find("wrong sign of zero"), std::string::npos) << f;
-  EXPECT_NE(f.find("expected -0x0p+0, got 0x0p+0"), std::string::npos) << f;
+  // One cause, one line: +0 for -0 on [-inf, -38.6], the infinite input included (its limit is
+  // right but for the sign).
+  EXPECT_EQ(f.rfind(spec + ": zero_sign: returns +0 where the value rounds to -0", 0), 0u) << f;
+  EXPECT_NE(f.find("(erf.forward.f64)"), std::string::npos) << f;
+  EXPECT_NE(f.find("in [-inf, -38.6]"), std::string::npos) << f;
   const Row& row = overall_row(bad, spec, Format::binary64, Form::erf, Quantity::value);
   const Stats& all = row.regions[static_cast<std::size_t>(Region::overall)];
   EXPECT_LT(all.max_ulp, 1.0) << "the bound alone would have passed it";
@@ -548,13 +585,19 @@ TEST(ReportProvenance, RecordsVersionCommitCompilerLibrariesCpuAndSubjects) {
 
 TEST(ReportMarkdown, ShowsWorstCasesAsHex) {
   const json j = to_json(small_report());
+  // report.md: the verdict, the defects, the at-a-glance table, the gap; the rest one link away.
   const std::string md = to_markdown(j);
-  for (const char* s : {"# gelucheck accuracy report", "## Summary", "## Per region",
-                        "## The tanh–erf gap", "## Properties", "## Lean traceability",
-                        "**The property suite was not run**", "4.7323552068728488e-04"})
+  for (const char* s : {"# gelucheck accuracy report", "## Verdict", "## Defects", "## At a glance",
+                        "## The tanh–erf gap", "4.7323552068728488e-04", "(report-details.md)"})
     EXPECT_NE(md.find(s), std::string::npos) << s;
+  for (const char* s : {"## Summary", "## Per region", "## Properties\n"})
+    EXPECT_EQ(md.find(s), std::string::npos) << s << " belongs to report-details.md";
+  const std::string details = to_markdown_details(j);
+  for (const char* s : {"# gelucheck accuracy report: details", "## Summary", "## Per region",
+                        "## Properties", "## Lean traceability", "**The property suite was not run**"})
+    EXPECT_NE(details.find(s), std::string::npos) << s;
   const std::string worst = j["accuracy"][0]["regions"]["overall"]["worst"]["x"];
-  EXPECT_NE(md.find("`" + worst + "`"), std::string::npos) << worst;
+  EXPECT_NE(details.find("`" + worst + "`"), std::string::npos) << worst;
 }
 
 }  // namespace

@@ -12,6 +12,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -76,8 +77,54 @@ struct Observation {
   static constexpr std::size_t kSampleSize = 64;
   // Adds one point (input order). size: see above.
   void add(double x, double expected, double got, double size, bool breaks);
-  // Merges `b` (points that come after this one's in input order).
-  void merge(const Observation& b);
+  // Merges `b`, another set of inputs disjoint from this one's; before(u, v): u comes first in
+  // input order. The result does not depend on which side comes first (so a sweep's blocks can be
+  // merged in any order): first and worst (ties: the earlier) and the sample by that order.
+  void merge(const Observation& b, const std::function<bool(double, double)>& before);
 };
+
+// Where a defect ranks in report.md (lower first): crash, hang and writes; then NaN and limits;
+// then wrong-sign zeros and flushes; then accuracy (by size); then the other facts.
+int defect_rank(DefectKind k);
+
+// One op's share of a defect.
+struct DefectOp {
+  std::string op;         // "tanh.forward.f32" (subject::op_name)
+  std::size_t count = 0;  // its inputs (or, for a harness finding, the inputs without a result)
+  double x = 0, expected = 0, got = 0;  // its first or worst input (the kind says which)
+  double lo = 0, hi = 0;  // the range of x it spans
+  double size = 0;        // the kind's measure (accuracy: the max ulp error)
+  bool has_expected = true;  // false for harness findings (no result) and some properties
+};
+
+// One cause, however many inputs and ops show it (docs/report.md, "Defects"; report.json
+// `subjects[i].defects`, a **contract**).
+struct Defect {
+  DefectKind kind = DefectKind::accuracy;
+  std::string fact;              // the sub-case (observation fact; harness status; property)
+  std::vector<DefectOp> ops;     // in all_ops() order
+  std::size_t count = 0;         // inputs over all ops (properties: failed properties)
+  // The input it is shown by (first or worst, per kind), its op, and expected and got there.
+  DefectOp shown;
+  std::optional<double> dy;      // a backward's dy at that input, when not 1
+  bool is_range = false;         // lo..hi of `shown` is a range worth printing
+  bool breaks_claim = false;     // it breaks the claim the subject is held to (or would be)
+  std::string claim;             // that claim, in words ("" when it breaks none)
+  bool gated = false;            // breaks a claim of a gated subject: the gate fails on it
+  std::string summary;           // one line, without the subject's name
+  std::string diagnosis;         // what the subject really computes, when the evidence shows it
+  std::string confirmation;      // harness findings: replayed alone in a fresh child, and how
+  std::string detail;            // the finding's or property's own message
+  std::string reproduce;         // a command that shows it (gelucheck eval on that input)
+  std::string reproduce_native;  // for a peer, the same call in its own terms ("" if none)
+  std::vector<std::string> properties;  // failed properties (suite.name) this defect explains
+};
+
+struct Report;
+// The distinct defects of subject `s` of a finished report, ranked (defect_rank, then claim
+// breaks first, then size). Reads rows' observations, the harness's findings and the failed
+// properties; a failed property whose counterexample is an input of another defect is listed
+// with that defect, not on its own.
+std::vector<Defect> find_defects(const Report& r, std::size_t s);
 
 }  // namespace gelucheck::report

@@ -23,7 +23,7 @@
 
 namespace gelucheck::report::exhaustive {
 
-inline constexpr const char* kShardSchema = "gelucheck.shard/1";
+inline constexpr const char* kShardSchema = "gelucheck.shard/2";
 inline constexpr const char* kCheckpointSchema = "gelucheck.checkpoint/1";
 inline constexpr std::uint64_t kAllPatterns = std::uint64_t{1} << 32;
 inline constexpr std::uint64_t kBlock = std::uint64_t{1} << 16;  // patterns per block
@@ -132,7 +132,7 @@ struct SweepOptions {
 // the inputs a checkpoint already held.
 Sweep run(const SweepOptions& o, std::uint64_t* resumed = nullptr);
 
-// Shard files (gelucheck.shard/1): the exact state of a sweep, to be merged.
+// Shard files (gelucheck.shard/2; /2 adds the observations of defects.hpp): the exact state of a sweep, to be merged.
 nlohmann::ordered_json to_json(const Sweep& s);
 Sweep from_json(const nlohmann::ordered_json& j);  // throws std::invalid_argument
 // Combines the sweeps of disjoint parts of one sweep; throws std::invalid_argument when their

@@ -28,7 +28,7 @@
 
 namespace gelucheck::report {
 
-inline constexpr const char* kSchema = "gelucheck.report/2";
+inline constexpr const char* kSchema = "gelucheck.report/3";
 inline constexpr std::uint64_t kDefaultSeed = 1;
 // Random + grid points per format (hard points and specials come on top). 2 formats × 2 forms ×
 // 2 quantities reference enclosures per point; see docs/report.md for the measured run time.
@@ -176,6 +176,10 @@ struct Row {
   // classified into at most one of nan, limit, overflow, flush, zero_sign, accuracy; and the facts
   // checked over every result (bound, monotone). At most one per (kind, fact).
   std::vector<Observation> observations;
+  // For the diagnosis "computes in a narrower format": of the finite results r with
+  // 2^-14 <= |r| <= 65504 (where binary16, bfloat16 and binary32 all have normal numbers), how
+  // many there are and how many are values of each narrower format.
+  std::size_t narrow_checked = 0, narrow_in_binary16 = 0, narrow_in_bfloat16 = 0, narrow_in_binary32 = 0;
   Observation& observation(DefectKind k, std::string_view fact = {});  // finds or adds
   const Observation* find_observation(DefectKind k, std::string_view fact = {}) const;
 };
@@ -229,6 +233,7 @@ struct SubjectResult {
   std::vector<subject::Finding> findings;  // crashes, hangs, writes into inputs, ... (harness)
   std::size_t failed_results = 0;
   Properties properties;                 // the property suite run on this subject
+  std::vector<Defect> defects;           // find_defects(), once everything above is in
 };
 
 // Where a report came from (report.json's `provenance`, docs/report.md, "Provenance"): which
@@ -281,9 +286,14 @@ Report run(const Options& opt);
 // The gate: empty when every claim holds and every property passed (or properties were skipped on
 // request); otherwise one line per failure.
 std::vector<std::string> gate_failures(const Report& r);
+// Once everything is measured: every subject's defects (find_defects), then the gate.
+void finish(Report& r);
 
 nlohmann::ordered_json to_json(const Report& r);
+// report.md: the verdict, each subject's defects one line each, the at-a-glance table, the gap
+// and the plots; report-details.md: everything else (per-region tables, properties, inputs).
 std::string to_markdown(const nlohmann::ordered_json& j);
+std::string to_markdown_details(const nlohmann::ordered_json& j);
 // JUnit XML: per subject a testsuite; a test case per claimed row, per property, per finding.
 std::string to_junit(const Report& r);
 
