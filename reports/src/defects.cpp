@@ -204,6 +204,16 @@ std::string diagnose_accuracy(const Row& row, const Observation& o) {
     if (row.format == Format::binary64)
       if (auto d = narrow(row.narrow_in_binary32, Format::binary32); !d.empty()) return d;
   }
+  // Inputs quantized first: neighbours that round to one narrower value get one result, though
+  // their correctly rounded results differ (at least 50 such pairs, all equal).
+  const auto quantized = [&](std::size_t pairs, std::size_t equal, Format f) -> std::string {
+    if (pairs < 50 || equal != pairs) return {};
+    return "its inputs are rounded to " + std::string(name(f)) + " first: all " + std::to_string(pairs) +
+           " pairs of neighbouring inputs that round to one " + std::string(name(f)) +
+           " value got equal results, though their correctly rounded results differ";
+  };
+  if (auto d = quantized(row.quant_pairs_binary16, row.quant_equal_binary16, Format::binary16); !d.empty()) return d;
+  if (auto d = quantized(row.quant_pairs_bfloat16, row.quant_equal_bfloat16, Format::bfloat16); !d.empty()) return d;
   // The other form: most sampled breaks are faithful results of the other form.
   if (o.sample.size() >= 8) {
     const Form other = row.form == Form::tanh ? Form::erf : Form::tanh;

@@ -122,6 +122,29 @@ void classify(Row& row, const Claim& framework, double x, double got, double wan
   if (breaks) row.observation(DefectKind::accuracy).add(x, want, got, e.ulp, true);
 }
 
+// The evidence for "inputs quantized first": neighbours in campaign order that one narrower
+// format cannot tell apart, whose exact results the target format can. A subject that rounds its
+// input to that format first gives them equal results; a right one almost never does.
+void quantized_pair(Row& row, double x, double got, double want) {
+  if (row.quant_have_prev && std::isfinite(x) && std::isfinite(row.quant_prev_x) && std::isfinite(got) &&
+      std::isfinite(row.quant_prev_got) && want != row.quant_prev_want && x != row.quant_prev_x) {
+    const bool same = got == row.quant_prev_got;
+    if (round_to_format(x, Format::binary16) == round_to_format(row.quant_prev_x, Format::binary16) &&
+        std::fabs(x) <= 65504) {
+      ++row.quant_pairs_binary16;
+      row.quant_equal_binary16 += same;
+    }
+    if (round_to_format(x, Format::bfloat16) == round_to_format(row.quant_prev_x, Format::bfloat16)) {
+      ++row.quant_pairs_bfloat16;
+      row.quant_equal_bfloat16 += same;
+    }
+  }
+  row.quant_have_prev = true;
+  row.quant_prev_x = x;
+  row.quant_prev_got = got;
+  row.quant_prev_want = want;
+}
+
 }  // namespace
 
 unsigned char measure_flags(double r, const Error& e, const ref::Enclosure& y, Format fmt) {
@@ -192,6 +215,7 @@ std::size_t plot_bin(double x) {
   }
   if (row.against != row.form) return;
   classify(row, framework, x, got, want, e, fmt);
+  if (with_overall && (fmt == Format::binary64 || fmt == Format::binary32)) quantized_pair(row, x, got, want);
   if (row.claim->claims_anything() && !meets(*row.claim, e, want) && row.claim_breaks++ == 0) {
     row.break_x = x;
     row.break_got = got;

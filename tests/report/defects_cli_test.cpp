@@ -79,6 +79,16 @@ TEST_F(DefectsCli, SaysABinary32GeluComputesInBinary16) {
   EXPECT_TRUE(said) << j["subjects"][0]["defects"].dump(1);
 }
 
+TEST_F(DefectsCli, SaysABinary32GeluRoundsItsInputsToBinary16First) {
+  const auto j = check("lib:" QUANTIZED_INPUT_LIB " --claim faithful --formats f32 --functions erf.value "
+                       "--no-properties --no-plots --points 2000 --gate", 4);
+  bool said = false;
+  for (const auto& d : j["subjects"][0]["defects"])
+    if (d["kind"] == "accuracy" && !d["diagnosis"].is_null())
+      said |= d["diagnosis"].get<std::string>().find("its inputs are rounded to binary16 first") != std::string::npos;
+  EXPECT_TRUE(said) << j["subjects"][0]["defects"].dump(1);
+}
+
 TEST_F(DefectsCli, SaysTheErfFormComputesTheTanhForm) {
   const auto j = check("lib:" OTHER_FORM_LIB " --claim faithful --formats f32 --functions erf.value "
                        "--no-properties --no-plots --points 2000 --gate", 4);

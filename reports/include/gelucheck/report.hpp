@@ -180,6 +180,13 @@ struct Row {
   // 2^-14 <= |r| <= 65504 (where binary16, bfloat16 and binary32 all have normal numbers), how
   // many there are and how many are values of each narrower format.
   std::size_t narrow_checked = 0, narrow_in_binary16 = 0, narrow_in_bfloat16 = 0, narrow_in_binary32 = 0;
+  // For the diagnosis "inputs quantized first" (the campaign only): pairs of inputs adjacent in
+  // campaign order (the grid's neighbours) that round to one binary16 (bfloat16) value while
+  // their correctly rounded results differ, and how many of them got equal results.
+  std::size_t quant_pairs_binary16 = 0, quant_equal_binary16 = 0;
+  std::size_t quant_pairs_bfloat16 = 0, quant_equal_bfloat16 = 0;
+  bool quant_have_prev = false;
+  double quant_prev_x = 0, quant_prev_got = 0, quant_prev_want = 0;
   Observation& observation(DefectKind k, std::string_view fact = {});  // finds or adds
   const Observation* find_observation(DefectKind k, std::string_view fact = {}) const;
 };
