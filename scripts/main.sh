@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# The README's main command: set up (packages, configure, build), then run gelucheck's main job,
+# The README's main command: set up (packages, configure, build what the main job runs: the
+# gelucheck_main_job target, no tests), then run gelucheck's main job,
 # `gelucheck report` with its defaults (seed 1, 50000 points per format, the property suite),
 # into ${GELUCHECK_REPORT_DIR:-build/report}. Extra arguments go to `gelucheck report`
 # (e.g. --gate, --seed S, --points N; `gelucheck report --help` lists them).
@@ -7,6 +8,6 @@ set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${GELUCHECK_BUILD_DIR:-$root/build}
 out=${GELUCHECK_REPORT_DIR:-$build/report}
-"$root/scripts/setup.sh"
+"$root/scripts/setup.sh" --target gelucheck_main_job
 "$build/cli/gelucheck" report --out "$out" "$@"
-echo "main: open $out/report.md (tables, worst cases, properties, plots *.png); $out/report.json is the same for machines (docs/report.md)"
+echo "main: open $out/report.md (the verdict, each subject's defects with a command that reproduces each, the tables, the plots); details in $out/report-details.md; $out/report.json is the same for machines (docs/report.md)"

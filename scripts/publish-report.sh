@@ -8,7 +8,7 @@
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${GELUCHECK_BUILD_DIR:-$root/build}
-"$root/scripts/setup.sh"
+"$root/scripts/setup.sh" --target gelucheck_main_job
 "$build/cli/gelucheck" report --out "$root/reports/latest" "$@"
 
 # The README excerpt, from report.md: its header line, the verdict's subject table (what each

@@ -1,10 +1,17 @@
 #!/usr/bin/env bash
 # Installs the Debian packages listed in scripts/debian-packages.txt that are missing (needs root
-# when any are), then configures and builds gelucheck in ${GELUCHECK_BUILD_DIR:-build}.
-# Usage: scripts/setup.sh [extra cmake -D options]
+# when any are), then configures and builds gelucheck in ${GELUCHECK_BUILD_DIR:-build}: every
+# target, or with --target NAME only that one (scripts/main.sh: gelucheck_main_job, what the main
+# job runs).
+# Usage: scripts/setup.sh [--target NAME] [extra cmake -D options]
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${GELUCHECK_BUILD_DIR:-$root/build}
+target=()
+if [ "${1:-}" = "--target" ]; then
+  target=(--target "$2")
+  shift 2
+fi
 
 mapfile -t wanted < <(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$root/scripts/debian-packages.txt")
 missing=()
@@ -23,4 +30,4 @@ if ((${#missing[@]})); then
 fi
 
 cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo "$@" >/dev/null
-cmake --build "$build" -j"$(nproc)"
+cmake --build "$build" -j"$(nproc)" "${target[@]}"
