@@ -32,6 +32,7 @@
 #include "gelucheck/mpfr.hpp"
 #include "gelucheck/reference.hpp"
 #include "gelucheck/regions.hpp"
+#include "gelucheck/slack.hpp"
 #include "gelucheck/subject.hpp"
 #include "gelucheck/textbook.hpp"
 
@@ -156,21 +157,9 @@ const char* region(double x);
 // ---------------------------------------------------------------------------------------------
 // Tolerances from a claim (the one claim type, gelucheck/claim.hpp).
 
-// a + b, a·b, a / b rounded up to a double (subnormal results included): for tolerances.
-double add_up(double a, double b);
-double mul_up(double a, double b);
-double div_up(double a, double b);
-
 // ulp(y) of gelucheck/measure.hpp for a real y given as a double (y = 0 gives the least subnormal).
 double ulp_of(double y, Format fmt);
-// How far the exact value y may lie from a result r that meets claim c in fmt: |r - y| <= slack.
-// +inf when the claim bounds nothing (none), or too loosely for r to bound y (an ulp claim of
-// 2^(p-1) ulps or more, allclose with rtol >= 1), or r is not finite. Derivation in tolerances.cpp.
-double slack(const Claim& c, Format fmt, double r);
-bool bounds_exact_value(const Claim& c, Format fmt);  // slack is finite for finite r
-// The claim admits only the two neighbours of the exact value (an ulp claim below 1 ulp, or
-// "< 1"): then inequalities against values of the format (f(x) <= x, the sign) hold exactly.
-bool faithful_or_better(const Claim& c);
+// slack(), bounds_exact_value(), faithful_or_better(), add_up() ...: gelucheck/slack.hpp.
 // The claim's own tolerance at an exact value of magnitude at most y_mag whose ulp is at most
 // ulp_y (see ulp_of): the |r - y| it allows, rounded up.
 double tolerance(const Claim& c, double y_mag, double ulp_y);
