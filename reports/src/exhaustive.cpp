@@ -28,6 +28,7 @@
 #include "gelucheck/fast_reference.hpp"
 #include "gelucheck/measure.hpp"
 #include "gelucheck/reference.hpp"
+#include "facts.hpp"
 #include "fold.hpp"
 #include "internal.hpp"
 
@@ -136,6 +137,7 @@ void merge_row(Row& a, const Row& b) {
   a.nan_at_plus_inf |= b.nan_at_plus_inf;
   a.nan_at_minus_inf |= b.nan_at_minus_inf;
   a.no_result += b.no_result;
+  merge_sweep_observations(a, b);
 }
 
 void add_done(std::vector<BitRange>& done, const BitRange& r) {
@@ -176,6 +178,7 @@ void absorb(Sweep& a, Sweep&& b) {
       x.ulp_sq_sum[r].add(y.ulp_sq_sum[r]);
       x.failing[r] += y.failing[r];
     }
+    for (FactEnds& e : y.fact_ends) add_fact_ends(x.fact_ends, std::move(e), x.row);
     x.failures.insert(x.failures.end(), y.failures.begin(), y.failures.end());
     std::sort(x.failures.begin(), x.failures.end(),
               [](const Failure& p, const Failure& q) { return p.bits < q.bits; });
@@ -353,6 +356,7 @@ void sweep_block(subject::Subject& sub, const BitRange& block, Sweep& b) {
     if (ev.unavailable && fs.why.empty()) fs.why = ev.unavailable_why;
     measure_batch(fs.fn, xs, ev, m, b.reference_fast, b.reference_fallback);
     Row& row = fs.row;
+    Facts facts(row);  // the facts over every result (facts.hpp)
     for (std::size_t i = 0; i < xs.size(); ++i) {
       if (ev.failed[i]) {
         if (!ev.unavailable) ++row.no_result;
@@ -360,11 +364,13 @@ void sweep_block(subject::Subject& sub, const BitRange& block, Sweep& b) {
       }
       const std::size_t before = row.claim_breaks;
       fold(row, framework, xs[i], ev.y[i], m[i].want, m[i].e, m[i].flags, kFmt, false);
+      facts.point(row, xs[i], ev.y[i]);
       if (row.claim_breaks == before) continue;
       for (Region r : regions_of(xs[i], kFmt)) ++fs.failing[static_cast<std::size_t>(r)];
       if (fs.failures.size() < b.id.cap)
         fs.failures.push_back({bits[i], ev.y[i], m[i].want, m[i].e.ulp, m[i].e.zero_sign_mismatch});
     }
+    fs.fact_ends = {{block.lo, block.hi, facts.first(), facts.last()}};
     // `overall` was left out of the fold: the interval regions partition the block's inputs
     // (no NaNs here), so it is their merge, sums included.
     const auto io = static_cast<std::size_t>(Region::overall);
@@ -546,7 +552,7 @@ nlohmann::ordered_json to_json(const Sweep& s) {
     fns.push_back({{"function", subject::function_name(f.fn)}, {"provided", f.provided},
                    {"answered", f.answered}, {"why", f.why}, {"row", row_state(f.row)},
                    {"ulp_sum", sums}, {"ulp_sq_sum", sq}, {"failing", f.failing},
-                   {"failures", failures}});
+                   {"failures", failures}, {"observations", observation_state(f.row, f.fact_ends)}});
   }
   json findings = json::array();
   for (const subject::Finding& f : s.subject.findings)
@@ -652,6 +658,7 @@ Sweep from_json(const nlohmann::ordered_json& j) {
         f.ulp_sum[r] = ExactSum::from_json(fj.at("ulp_sum").at(r));
         f.ulp_sq_sum[r] = ExactSum::from_json(fj.at("ulp_sq_sum").at(r));
       }
+      if (fj.contains("observations")) observation_state_from(fj.at("observations"), f.row, f.fact_ends);
       f.failing = fj.at("failing").get<std::vector<std::uint64_t>>();
       if (f.failing.size() != std::size(kRegions)) throw std::invalid_argument("wrong regions");
       for (const json& x : fj.at("failures")) {
