@@ -38,7 +38,7 @@ void check_claim(const char* what, Function fn, Format fmt, double x, double r, 
   const Error e = measure(r, y, fmt);
   if (meets(c, e, std::fabs(y.approx()))) return;
   const double expected = ref::correctly_rounded(fn.form, fn.quantity, x, fmt);
-  fail(fmt::format("{} {}@{}: input {}, expected {} (correctly rounded), got {}, error {} ulp "
+  fail_at(fn, fmt, x, fmt::format("{} {}@{}: input {}, expected {} (correctly rounded), got {}, error {} ulp "
                    "(abs {}){}{}; claim: {}",
                    what, subject::function_name(fn), subject::dtype_name(fmt), hex(x),
                    hex(expected), hex(r), e.ulp, hex(e.abs), e.nan_mismatch ? ", NaN mismatch" : "",
