@@ -28,8 +28,9 @@
 // every observation is a break of the claim (breaks = true). Three rules, by claim:
 //  - nearest (an ulp claim of at most 0.5 ulp: r = RN(y), or at a tie the other neighbour, which
 //    rounding monotonically too): rounding is monotone, so y >= L gives r >= RN(L), y <= U gives
-//    r <= RN(U), and y_a <= y_b gives r_a <= r_b. RN(L) is computed from a double L' <= L
-//    (RN(L') <= RN(L)), RN(U) from U' >= U.
+//    r <= RN(U), and y_a <= y_b gives r_a <= r_b. The rounded bound is that of a double whose
+//    rounding is at most RN(L) (L itself, or a double below it: rounding is monotone; for x/2 its
+//    one rounding x·0.5), at least RN(U) for an upper bound.
 //  - step (any other claim below 1 ulp, gelucheck/slack.hpp's faithful_or_better: r is RD(y) or
 //    RU(y)): y >= L gives r >= RD(y) >= RD(L) >= RD(L'), and r < RD(L') is, r being a value of
 //    the format, next_up(r) <= L'. Likewise r > RU(U') is next_down(r) >= U'. For a pair on an
@@ -80,21 +81,23 @@ Facts::Facts(const Row& row) : fmt_(row.format), form_(row.form), quantity_(row.
   argmin_up_ = t ? cert::deriv_zero_tanh_up : cert::deriv_zero_erf_up;
 }
 
-// r breaks y >= L, L' = lower_down <= L, lower_rn <= RN(L) a value of the format.
-bool Facts::breaks_lower(double r, double lower_down, double lower_rn) const {
+// r breaks y >= L, L' = lower_down <= L, and lower_src a double with RN(lower_src) <= RN(L) (RN
+// to the format). r >= lower_src gives r >= RU(lower_src) >= RN(lower_src), so the rounding is
+// needed only below it.
+bool Facts::breaks_lower(double r, double lower_down, double lower_src) const {
   switch (rule_) {
-    case Rule::nearest: return r < lower_rn;
-    case Rule::step: return next_in(fmt_, r, kInf) <= lower_down;
+    case Rule::nearest: return r < lower_src && r < round_to_format(lower_src, fmt_);
+    case Rule::step: return r < lower_down && next_in(fmt_, r, kInf) <= lower_down;
     case Rule::slack: return r < lower_down && sub_down(lower_down, r) > slack(claim_, fmt_, r);
   }
   return false;
 }
 
-// r breaks y <= U, U' = upper_up >= U, upper_rn >= RN(U) a value of the format.
-bool Facts::breaks_upper(double r, double upper_up, double upper_rn) const {
+// r breaks y <= U, U' = upper_up >= U, and upper_src a double with RN(upper_src) >= RN(U).
+bool Facts::breaks_upper(double r, double upper_up, double upper_src) const {
   switch (rule_) {
-    case Rule::nearest: return r > upper_rn;
-    case Rule::step: return next_in(fmt_, r, -kInf) >= upper_up;
+    case Rule::nearest: return r > upper_src && r > round_to_format(upper_src, fmt_);
+    case Rule::step: return r > upper_up && next_in(fmt_, r, -kInf) >= upper_up;
     case Rule::slack: return r > upper_up && sub_down(r, upper_up) > slack(claim_, fmt_, r);
   }
   return false;
@@ -114,32 +117,34 @@ void Facts::point(Row& row, double x, double r) {
   }
   const bool t = form_ == Form::tanh;
   if (quantity_ == Quantity::value) {
-    // 0 and x are values of the format: L' = RN(L) = L.
+    // 0 and x are values of the format: L' = L and RN(L) = L.
     if (x <= 0 && breaks_upper(r, 0, 0)) bound(row, kFactSignNeg, x, r, 0);
     if (x >= 0 && breaks_lower(r, 0, 0)) bound(row, kFactSignPos, x, r, 0);
     if (x >= 0 && breaks_upper(r, x, x)) bound(row, kFactBelowX, x, r, x);
     // x/2: exact in binary64 arithmetic for a value of binary32 or a 16-bit format; for binary64
     // x·0.5 is RN(x/2) (one rounding, inexact only for odd multiples of 2^-1074), taken one double
-    // down when inexact for L'.
+    // down when inexact for L'. RN(x·0.5) = RN(x/2) in every format (a single rounding).
     const double h = x * 0.5;
     const double h_down = h * 2 == x ? h : std::nextafter(h, -kInf);
-    if (breaks_lower(r, h_down, round_to_format(h, fmt_))) bound(row, kFactAboveHalfX, x, r, h);
-    const double m = t ? cert::min_tanh_down : cert::min_erf_down;  // <= the real minimum
-    if (breaks_lower(r, m, round_to_format(m, fmt_))) bound(row, kFactMinimum, x, r, m);
+    if (breaks_lower(r, h_down, h)) bound(row, kFactAboveHalfX, x, r, h);
+    // The certified minimum's double below it: L' = m, and RN(m) <= RN(min) (rounding is monotone).
+    const double m = t ? cert::min_tanh_down : cert::min_erf_down;
+    if (breaks_lower(r, m, m)) bound(row, kFactMinimum, x, r, m);
   } else {
+    // The doubles just outside the certified range (the same monotone-rounding argument).
     const double lo = t ? cert::deriv_min_tanh_down : cert::deriv_min_erf_down;
     const double hi = t ? cert::deriv_max_tanh_up : cert::deriv_max_erf_up;
-    if (breaks_lower(r, lo, round_to_format(lo, fmt_))) bound(row, kFactDerivRange, x, r, lo);
-    else if (breaks_upper(r, hi, round_to_format(hi, fmt_))) bound(row, kFactDerivRange, x, r, hi);
+    if (breaks_lower(r, lo, lo)) bound(row, kFactDerivRange, x, r, lo);
+    else if (breaks_upper(r, hi, hi)) bound(row, kFactDerivRange, x, r, hi);
   }
   const FactPoint p{x, r};
   if (!first_) first_ = p;
   last_ = p;
   if (quantity_ != Quantity::value) return;
   const bool left = x <= argmin_down_;
-  const int dir = prev_ && x == next_in(fmt_, prev_->x, kInf)    ? 1
-                  : prev_ && x == next_in(fmt_, prev_->x, -kInf) ? -1
-                                                                 : 0;
+  int dir = 0;  // +1: x is the value after the previous input in the format, -1: the one before
+  if (prev_ && x > prev_->x && x == next_in(fmt_, prev_->x, kInf)) dir = 1;
+  else if (prev_ && x < prev_->x && x == next_in(fmt_, prev_->x, -kInf)) dir = -1;
   if (dir == 0 || left != (prev_->x <= argmin_down_)) {
     record_.reset();  // not adjacent, or across the argmin: a new run starts here
   } else {
@@ -165,7 +170,7 @@ void Facts::pair(Row& row, FactPoint a, FactPoint b) const {
   bool broken = false;
   switch (rule_) {
     case Rule::nearest: broken = near.r > far.r; break;
-    case Rule::step: broken = near.r > next_in(fmt_, far.r, kInf); break;
+    case Rule::step: broken = near.r > far.r && near.r > next_in(fmt_, far.r, kInf); break;
     case Rule::slack:
       broken = near.r > far.r && sub_down(near.r, far.r) >
                                      add_up(slack(claim_, fmt_, near.r), slack(claim_, fmt_, far.r));

@@ -55,8 +55,8 @@ class Facts {
 
  private:
   enum class Rule { nearest, step, slack };
-  bool breaks_lower(double r, double lower_down, double lower_rn) const;
-  bool breaks_upper(double r, double upper_up, double upper_rn) const;
+  bool breaks_lower(double r, double lower_down, double lower_src) const;
+  bool breaks_upper(double r, double upper_up, double upper_src) const;
   void bound(Row& row, std::string_view fact, double x, double r, double bound) const;
 
   bool active_ = false;

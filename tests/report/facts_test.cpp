@@ -170,7 +170,8 @@ TEST(FactsCampaign, AccurateBreaksNoFact) {
 }
 
 // The exhaustive sweep over part of the negative tail: the monotone observation is the same on
-// one thread and on two (blocks finish in any order), and its count is that of a recount here,
+// one thread and on two (blocks finish in any order) and from two shards' files merged, and its
+// count is that of a recount here,
 // straight from the formula (the library's expression, the same libm): the results falling
 // below their run's record by more than one value of binary32 (the faithful claim's step),
 // runs restarting at each block of 2^16 patterns, plus the pairs across block boundaries.
@@ -194,6 +195,25 @@ TEST(FactsExhaustive, MonotoneObservationIsThreadIndependentAndCountsEveryBreak)
   EXPECT_EQ(a->worst_size, b->worst_size);
   ASSERT_EQ(a->sample.size(), b->sample.size());
   for (std::size_t i = 0; i < a->sample.size(); ++i) EXPECT_EQ(a->sample[i].x, b->sample[i].x) << i;
+  // Two shards through their shard files (JSON), merged in the wrong order: the same again, and
+  // the ends joined into one range (the boundary between the shards checked once).
+  std::vector<exhaustive::Sweep> parts;
+  for (unsigned k : {1u, 0u}) {
+    so.shard = {k, 2};
+    parts.push_back(exhaustive::from_json(exhaustive::to_json(exhaustive::run(so))));
+  }
+  const exhaustive::Sweep merged = exhaustive::merge(std::move(parts));
+  const Observation* c = merged.fns.at(0).row.find_observation(DefectKind::monotone, kFactDecreasing);
+  ASSERT_NE(c, nullptr);
+  EXPECT_EQ(c->count, a->count);
+  EXPECT_EQ(c->first_x, a->first_x);
+  EXPECT_EQ(c->worst_x, a->worst_x);
+  EXPECT_EQ(c->worst_size, a->worst_size);
+  ASSERT_EQ(c->sample.size(), a->sample.size());
+  for (std::size_t i = 0; i < a->sample.size(); ++i) EXPECT_EQ(c->sample[i].x, a->sample[i].x) << i;
+  ASSERT_EQ(merged.fns.at(0).fact_ends.size(), 1u);
+  EXPECT_EQ(merged.fns.at(0).fact_ends[0].lo, so.range.lo);
+  EXPECT_EQ(merged.fns.at(0).fact_ends[0].hi, so.range.hi);
 
   // Recount. Patterns ascend, x descends (away from the argmin, left of it): the record is the
   // largest result so far, and a result breaks when record > next_up(result).
