@@ -169,6 +169,15 @@ TEST(FactsCampaign, AccurateBreaksNoFact) {
           << ": " << defect_kind_name(ob.kind) << " " << ob.fact << " at " << hexfloat(ob.first_x);
 }
 
+void expect_same(const Observation& a, const Observation& b) {
+  EXPECT_EQ(a.count, b.count);
+  EXPECT_EQ(a.first_x, b.first_x);
+  EXPECT_EQ(a.worst_x, b.worst_x);
+  EXPECT_EQ(a.worst_size, b.worst_size);
+  ASSERT_EQ(a.sample.size(), b.sample.size());
+  for (std::size_t i = 0; i < a.sample.size(); ++i) EXPECT_EQ(a.sample[i].x, b.sample[i].x) << i;
+}
+
 // The exhaustive sweep over part of the negative tail: the monotone observation is the same on
 // one thread and on two (blocks finish in any order) and from two shards' files merged, and its
 // count is that of a recount here,
@@ -189,12 +198,7 @@ TEST(FactsExhaustive, MonotoneObservationIsThreadIndependentAndCountsEveryBreak)
   const Observation* b = two.fns.at(0).row.find_observation(DefectKind::monotone, kFactDecreasing);
   ASSERT_NE(a, nullptr);
   ASSERT_NE(b, nullptr);
-  EXPECT_EQ(a->count, b->count);
-  EXPECT_EQ(a->first_x, b->first_x);
-  EXPECT_EQ(a->worst_x, b->worst_x);
-  EXPECT_EQ(a->worst_size, b->worst_size);
-  ASSERT_EQ(a->sample.size(), b->sample.size());
-  for (std::size_t i = 0; i < a->sample.size(); ++i) EXPECT_EQ(a->sample[i].x, b->sample[i].x) << i;
+  expect_same(*a, *b);
   // Two shards through their shard files (JSON), merged in the wrong order: the same again, and
   // the ends joined into one range (the boundary between the shards checked once).
   std::vector<exhaustive::Sweep> parts;
@@ -205,12 +209,7 @@ TEST(FactsExhaustive, MonotoneObservationIsThreadIndependentAndCountsEveryBreak)
   const exhaustive::Sweep merged = exhaustive::merge(std::move(parts));
   const Observation* c = merged.fns.at(0).row.find_observation(DefectKind::monotone, kFactDecreasing);
   ASSERT_NE(c, nullptr);
-  EXPECT_EQ(c->count, a->count);
-  EXPECT_EQ(c->first_x, a->first_x);
-  EXPECT_EQ(c->worst_x, a->worst_x);
-  EXPECT_EQ(c->worst_size, a->worst_size);
-  ASSERT_EQ(c->sample.size(), a->sample.size());
-  for (std::size_t i = 0; i < a->sample.size(); ++i) EXPECT_EQ(c->sample[i].x, a->sample[i].x) << i;
+  expect_same(*c, *a);
   ASSERT_EQ(merged.fns.at(0).fact_ends.size(), 1u);
   EXPECT_EQ(merged.fns.at(0).fact_ends[0].lo, so.range.lo);
   EXPECT_EQ(merged.fns.at(0).fact_ends[0].hi, so.range.hi);
