@@ -152,21 +152,34 @@ TEST(FactsCampaign, TanhFormWithTanhBelowMinusOneIsPositiveForNegativeX) {
   std::printf("sign: %zu results, x in [%g, %g]\n", o->count, o->lo, o->hi);
 }
 
-// The library's accurate path under its own claims (faithful binary64, correctly rounded
-// binary32) breaks no fact: the slacks admit every correct result.
-TEST(FactsCampaign, AccurateBreaksNoFact) {
+void expect_no_fact_broken(const std::string& spec, std::vector<Format> formats,
+                           std::vector<subject::Function> functions) {
   Options o;
-  o.subjects = {"accurate"};
+  o.subjects = {spec};
+  o.functions = std::move(functions);
   o.points = 1000;
   o.properties = false;
   o.plots = false;
-  o.formats = {Format::binary64, Format::binary32, Format::bfloat16};
+  o.formats = std::move(formats);
   const Report r = run(o);
   for (const Row& row : r.rows)
     for (const Observation& ob : row.observations)
       EXPECT_TRUE(ob.kind != DefectKind::bound && ob.kind != DefectKind::monotone)
-          << name(row.form) << " " << name(row.quantity) << "@" << subject::dtype_name(row.format)
-          << ": " << defect_kind_name(ob.kind) << " " << ob.fact << " at " << hexfloat(ob.first_x);
+          << spec << " " << name(row.form) << " " << name(row.quantity) << "@"
+          << subject::dtype_name(row.format) << ": " << defect_kind_name(ob.kind) << " " << ob.fact
+          << " at " << hexfloat(ob.first_x);
+}
+
+// The library's accurate path under its own claims (faithful binary64, correctly rounded
+// binary32; bfloat16 the framework default: the slack rule) breaks no fact; nor does the
+// reference's values, correctly rounded (the rounded bounds exactly, and every value of binary16
+// in order: every adjacent pair ordered exactly).
+TEST(FactsCampaign, AccurateBreaksNoFact) {
+  expect_no_fact_broken("accurate", {Format::binary64, Format::binary32, Format::bfloat16},
+                        {std::begin(subject::all_functions), std::end(subject::all_functions)});
+}
+TEST(FactsCampaign, ReferenceBreaksNoFact) {
+  expect_no_fact_broken("reference", {Format::binary16}, {kTanhValue, kErfValue});
 }
 
 void expect_same(const Observation& a, const Observation& b) {
