@@ -26,8 +26,8 @@
 // the row's claim (for `claim none`, Claim::framework_default: what every framework's tests
 // demand). A fact is reported broken only when no y of which r meets the claim satisfies it, so
 // every observation is a break of the claim (breaks = true). Three rules, by claim:
-//  - nearest (an ulp claim of at most 0.5 ulp: r = RN(y), or at a tie the other neighbour, which
-//    rounding monotonically too): rounding is monotone, so y >= L gives r >= RN(L), y <= U gives
+//  - nearest (an ulp claim of at most 0.5 ulp: r = RN(y), or at a tie either neighbour, a
+//    monotone choice too): rounding is monotone, so y >= L gives r >= RN(L), y <= U gives
 //    r <= RN(U), and y_a <= y_b gives r_a <= r_b. The rounded bound is that of a double whose
 //    rounding is at most RN(L) (L itself, or a double below it: rounding is monotone; for x/2 its
 //    one rounding x·0.5), at least RN(U) for an upper bound.
@@ -41,6 +41,10 @@
 //    gives r >= L - slack(r), and for a pair y_a <= y_b: r_a - r_b <= slack(r_a) + slack(r_b)
 //    (the sum of the two tolerances). The differences are rounded down (RN, then one double
 //    toward zero) against slacks rounded up, so a reported break is a break.
+// (The ulp of gelucheck/measure.hpp is that of y's binade, so at a y that is itself a power of two
+// 0.5 ulp, or less than 1, would also admit the value just below y; the nearest and step rules
+// assume, as the reference's termination does (docs/reference.md, "Termination"), that no exact
+// value at a nonzero finite input is a value of the format.)
 // A claim too loose to bound y (slack infinite) checks nothing. Non-finite inputs and results
 // are skipped: NaN, infinite results and the limits at ±inf are the nan/overflow/limit defects'.
 //
