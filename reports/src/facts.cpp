@@ -252,7 +252,12 @@ void add_fact_ends(std::vector<FactEnds>& ends, FactEnds e, Row& row) {
   at = ends.insert(at, std::move(e));
   // Join with the range after it, then with the one before: the pair across each join once.
   auto join = [&](FactEnds& x, const FactEnds& y) {  // x.hi == y.lo
-    if (x.last && y.first) facts.pair(row, *x.last, *y.first);
+    if (x.last && y.first) {
+      // Into a row of its own, then merged in sweep order: joins happen in any order.
+      Row pair_row;
+      facts.pair(pair_row, *x.last, *y.first);
+      merge_sweep_observations(row, pair_row);
+    }
     x.hi = y.hi;
     if (!x.first) x.first = y.first;
     if (y.last) x.last = y.last;
