@@ -310,6 +310,42 @@ rc::Gen<Input> gen_in(Format fmt, double lo, double hi) {
   return rc::gen::suchThat(gen_input(fmt), [lo, hi](const Input& x) { return x.v >= lo && x.v <= hi; });
 }
 
+// Where 1 + erf(x/√2) and 1 + tanh u cancel: from -1 down to the format's underflow of the erf
+// value (below it both forms are ±0 or subnormal): facts.hpp's binary64 and binary32 points
+// (bfloat16 has binary32's exponent range), and -8 for binary16 (|f| < 2^-25, half its least
+// subnormal, long before: 8·Φ(-8) ≈ 5e-15).
+double negative_tail_end(Format fmt) {
+  switch (fmt) {
+    case Format::binary64: return facts::underflow_value_erf;
+    case Format::binary32:
+    case Format::bfloat16: return static_cast<double>(facts::f32_underflow_value_erf);
+    case Format::binary16: return -8.0;
+  }
+  return -8.0;
+}
+
+rc::Gen<Input> gen_run_start(Format fmt, double lo, double hi) {
+  const double tlo = round_to_format(std::max(lo, negative_tail_end(fmt)), fmt);
+  const double thi = round_to_format(std::min(hi, -1.0), fmt);
+  if (!(tlo < thi)) return gen_in(fmt, lo, hi);
+  // Negative values: the bit pattern grows with |x|, so [thi, tlo] in x is [bits(thi),
+  // bits(tlo)] in patterns, drawn uniformly (every binade of the tail by its number of values).
+  const std::uint64_t b_lo = *to_bits(thi, fmt), b_hi = *to_bits(tlo, fmt);
+  auto tail = rc::gen::map(rc::gen::inRange<std::uint64_t>(b_lo, b_hi + 1), [fmt](std::uint64_t b) {
+    return Input{from_bits(b, fmt), fmt, "negative tail run"};
+  });
+  return rc::gen::weightedOneOf<Input>({{1, tail}, {1, gen_in(fmt, lo, hi)}});
+}
+
+std::vector<double> run_from(Format fmt, double start, double hi, std::size_t n) {
+  std::vector<double> xs;
+  for (double x = start; xs.size() < n && x <= hi; x = next_in(fmt, x, dlim::infinity())) {
+    xs.push_back(x);
+    if (x == hi) break;
+  }
+  return xs;
+}
+
 double draw(Format fmt, std::mt19937_64& rng, bool finite_only) {
   for (;;) {
     const double v = fmt == Format::binary64   ? draw64(rng)

@@ -65,8 +65,18 @@ class PropertyTest : public ::testing::Test {
   Format fmt_;
 };
 
-subject::Op op_of(Function fn, Format fmt) {
-  return {fn.form, fn.quantity == Quantity::value ? Direction::forward : Direction::backward, fmt};
+// Moves the counterexample line of `description` (the last RC_FAIL's message: the shrunk case)
+// to the end of `message`, so that it is the failure's last line.
+std::string counterexample_last(std::string message, const std::string& description) {
+  const std::size_t at = description.rfind(kCounterexamplePrefix);
+  if (at == std::string::npos) return message;
+  const std::string line = description.substr(at, description.find('\n', at) - at);
+  for (std::size_t p; (p = message.find(line)) != std::string::npos;) {
+    const std::size_t from = p > 0 && message[p - 1] == '\n' ? p - 1 : p;
+    message.erase(from, p + line.size() - from);
+  }
+  while (!message.empty() && message.back() == '\n') message.pop_back();
+  return message + "\n" + line;
 }
 
 std::string row_name(Function fn, Format fmt) {
@@ -136,6 +146,18 @@ void fail(const std::string& message) {
   throw Failed{message};
 }
 
+Op op_of(Function fn, Format fmt) {
+  return {fn.form, fn.quantity == Quantity::value ? Direction::forward : Direction::backward, fmt};
+}
+
+void fail_at(const subject::Op& op, double x, const std::string& message) {
+  fail(message + "\n" + kCounterexamplePrefix + subject::op_name(op) + " x=" + hexfloat(x));
+}
+
+void fail_at(Function fn, Format fmt, double x, const std::string& message) {
+  fail_at(op_of(fn, fmt), x, message);
+}
+
 void record(const std::string& key, const std::string& value) {
   ::testing::Test::RecordProperty(key, value);
 }
@@ -166,15 +188,17 @@ void run_checked(const std::function<void()>& property, int divisor) {
   }
   std::ostringstream ss;
   rc::detail::printResultMessage(result, ss);
+  std::string message = "RC_PARAMS seed=" + std::to_string(seed()) + " (subject " +
+                        session().subject->spec() + ")\n" + ss.str();
   if (result.template is<rc::detail::FailureResult>()) {
     const auto& f = result.template get<rc::detail::FailureResult>();
     record("cases", std::to_string(f.numSuccess));
     std::string ce;
     for (const auto& [type, value] : f.counterExample) ce += value + "; ";
     record("counterexample", ce + f.description);
+    message = counterexample_last(std::move(message), f.description);
   }
-  throw Failed{"RC_PARAMS seed=" + std::to_string(seed()) + " (subject " +
-               session().subject->spec() + ")\n" + ss.str()};
+  throw Failed{message};
 }
 
 std::vector<Function> targets(Format fmt, std::initializer_list<Function> candidates, Need need) {
@@ -231,7 +255,8 @@ std::vector<double> complete(const subject::Evaluation& ev, const subject::Op& o
   const std::string call = fmt::format("a call of {} element{}{}", n, n == 1 ? "" : "s",
                                        stride > 1 ? fmt::format(", stride {}", stride) : "");
   if (!ev.findings.empty())
-    fail("harness finding: " + subject::describe(ev.findings.front()) + " (in " + call + ")");
+    fail_at(ev.findings.front().op, ev.findings.front().x,
+            "harness finding: " + subject::describe(ev.findings.front()) + " (in " + call + ")");
   if (ev.unavailable)
     fail(subject::op_name(op) + ": no result for any element of " + call + ": " + ev.unavailable_why);
   if (ev.failed_count > 0)

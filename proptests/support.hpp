@@ -32,6 +32,7 @@
 #include "gelucheck/mpfr.hpp"
 #include "gelucheck/reference.hpp"
 #include "gelucheck/regions.hpp"
+#include "gelucheck/slack.hpp"
 #include "gelucheck/subject.hpp"
 #include "gelucheck/textbook.hpp"
 
@@ -93,6 +94,15 @@ void register_tests();
 // A failure with a message built beforehand: RC_FAIL inside a RapidCheck property (so that it
 // shrinks), a GoogleTest failure of the test otherwise.
 [[noreturn]] void fail(const std::string& message);
+// The same where one input of one op is the counterexample: the message gets a last line
+// "gelucheck-counterexample: OP x=HEX" (OP as subject::op_name gives it, tanh.forward.f32; HEX
+// the input as gelucheck::hexfloat prints it), which run_checked keeps as the last line of the
+// test's failure, so that the report can attach the failure to the defect that explains it.
+[[noreturn]] void fail_at(const subject::Op& op, double x, const std::string& message);
+[[noreturn]] void fail_at(Function fn, Format fmt, double x, const std::string& message);
+inline constexpr const char* kCounterexamplePrefix = "gelucheck-counterexample: ";
+// The op that evaluates a function: the forward for the value, the backward for the derivative.
+Op op_of(Function fn, Format fmt);
 // Runs a RapidCheck property with the run's RC_PARAMS, max_success divided by `divisor` (heavy
 // properties; at least min(max_success, 5) cases); records "cases" (and "counterexample");
 // fails the test with RapidCheck's message (seed, shrunk counterexample, our description).
@@ -146,6 +156,13 @@ std::string hex(double x);  // gelucheck::hexfloat
 rc::Gen<Input> gen_input(Format fmt);
 rc::Gen<Input> gen_finite(Format fmt);
 rc::Gen<Input> gen_in(Format fmt, double lo, double hi);  // lo <= x <= hi (so never NaN)
+// The start of a run of consecutive values in [lo, hi]: half of the time drawn uniformly over the
+// values of the negative tail (from -1 down to the format's underflow of the erf value, where the
+// cancellation of 1 + erf and 1 + tanh leaves flat stretches and wrong-way steps between
+// neighbours, that independent random points almost never land in) within [lo, hi], else
+// gen_in(fmt, lo, hi). run_from gives the run: start and the values after it, at most n, <= hi.
+rc::Gen<Input> gen_run_start(Format fmt, double lo, double hi);
+std::vector<double> run_from(Format fmt, double start, double hi, std::size_t n);
 // The same mix from a seeded PRNG, for the many values of an array (the seed is in the case).
 double draw(Format fmt, std::mt19937_64& rng, bool finite_only = false);
 // Tags a test case with the region of x (the report's regions) and the generator's origin.
@@ -156,21 +173,9 @@ const char* region(double x);
 // ---------------------------------------------------------------------------------------------
 // Tolerances from a claim (the one claim type, gelucheck/claim.hpp).
 
-// a + b, a·b, a / b rounded up to a double (subnormal results included): for tolerances.
-double add_up(double a, double b);
-double mul_up(double a, double b);
-double div_up(double a, double b);
-
 // ulp(y) of gelucheck/measure.hpp for a real y given as a double (y = 0 gives the least subnormal).
 double ulp_of(double y, Format fmt);
-// How far the exact value y may lie from a result r that meets claim c in fmt: |r - y| <= slack.
-// +inf when the claim bounds nothing (none), or too loosely for r to bound y (an ulp claim of
-// 2^(p-1) ulps or more, allclose with rtol >= 1), or r is not finite. Derivation in tolerances.cpp.
-double slack(const Claim& c, Format fmt, double r);
-bool bounds_exact_value(const Claim& c, Format fmt);  // slack is finite for finite r
-// The claim admits only the two neighbours of the exact value (an ulp claim below 1 ulp, or
-// "< 1"): then inequalities against values of the format (f(x) <= x, the sign) hold exactly.
-bool faithful_or_better(const Claim& c);
+// slack(), bounds_exact_value(), faithful_or_better(), add_up() ...: gelucheck/slack.hpp.
 // The claim's own tolerance at an exact value of magnitude at most y_mag whose ulp is at most
 // ulp_y (see ulp_of): the |r - y| it allows, rounded up.
 double tolerance(const Claim& c, double y_mag, double ulp_y);

@@ -1,5 +1,5 @@
-// proptests/tolerances.cpp — the tolerances of support.hpp derived from a claim, and the check of
-// a result against the reference under a claim.
+// proptests/tolerances.cpp — the claim's tolerance at an exact value and the check of a result
+// against the reference under a claim (slack() and the rounded-up operations: gelucheck/slack.hpp).
 #include "support.hpp"
 
 #include <fmt/format.h>
@@ -24,58 +24,6 @@ double ulp_of(double y, Format fmt) {
   return std::ldexp(1.0, e - fi.precision + 1);
 }
 
-namespace {
-// a op b rounded up to a double (MPFR at 53 bits toward +inf, then to the double toward +inf:
-// both roundings upward, subnormal results included, unlike the same operation in double).
-template <class Op>
-double up(double a, double b, Op op) {
-  Mpfr x(53, a), y(53, b);
-  op(x, x, y, MPFR_RNDU);
-  return mpfr_get_d(x, MPFR_RNDU);
-}
-}  // namespace
-
-double add_up(double a, double b) { return up(a, b, mpfr_add); }
-double mul_up(double a, double b) { return up(a, b, mpfr_mul); }
-double div_up(double a, double b) { return up(a, b, mpfr_div); }
-
-// slack(c, fmt, r): a bound of |r - y| for every real y of which r meets the claim.
-//   ulp claim c: |r - y| <= c·ulp(y) and ulp(y) = 2^(max(floor(log2|y|), emin) - p + 1) <=
-//     max(u_min, 2^(1-p)·|y|), u_min = 2^(emin - p + 1). In the second case |y| <= |r| + c·ulp(y)
-//     gives ulp(y)·(1 - c·2^(1-p)) <= 2^(1-p)·|r|, so for c·2^(1-p) < 1:
-//       |r - y| <= c·max(u_min, 2^(1-p)·|r| / (1 - c·2^(1-p))).
-//     (For c <= 1 this is about 2c·ulp(r): r may sit one binade below y.)
-//   allclose (atol, rtol): |y| <= |r| + atol + rtol·|y|, so for rtol < 1
-//       |r - y| <= atol + rtol·(|r| + atol) / (1 - rtol).
-// Evaluated with every operation rounded up (add_up, ...; the denominators rounded down), so the
-// double returned is at least the real bound, also where it is a subnormal.
-double slack(const Claim& c, Format fmt, double r) {
-  if (!std::isfinite(r)) return dlim::infinity();
-  const FormatInfo fi = info(fmt);
-  switch (c.kind) {
-    case Claim::Kind::none: return dlim::infinity();
-    case Claim::Kind::ulp: {
-      const double k = std::ldexp(c.max_ulp, 1 - fi.precision);  // exact: a power-of-two scaling
-      if (!(k < 1)) return dlim::infinity();
-      const double u_min = std::ldexp(1.0, fi.emin - fi.precision + 1);
-      const double u = div_up(mul_up(std::fabs(r), std::ldexp(1.0, 1 - fi.precision)),
-                              std::nextafter(1 - k, 0.0));
-      return mul_up(c.max_ulp, std::max(u_min, u));
-    }
-    case Claim::Kind::allclose:
-      if (!(c.rtol < 1)) return dlim::infinity();
-      return add_up(c.atol, mul_up(c.rtol, div_up(add_up(std::fabs(r), c.atol),
-                                                  std::nextafter(1 - c.rtol, 0.0))));
-  }
-  return dlim::infinity();
-}
-
-bool bounds_exact_value(const Claim& c, Format fmt) { return std::isfinite(slack(c, fmt, 1.0)); }
-
-bool faithful_or_better(const Claim& c) {
-  return c.kind == Claim::Kind::ulp && (c.max_ulp < 1 || (c.max_ulp == 1 && !c.inclusive));
-}
-
 double tolerance(const Claim& c, double y_mag, double ulp_y) {
   switch (c.kind) {
     case Claim::Kind::none: return dlim::infinity();
@@ -90,7 +38,7 @@ void check_claim(const char* what, Function fn, Format fmt, double x, double r, 
   const Error e = measure(r, y, fmt);
   if (meets(c, e, std::fabs(y.approx()))) return;
   const double expected = ref::correctly_rounded(fn.form, fn.quantity, x, fmt);
-  fail(fmt::format("{} {}@{}: input {}, expected {} (correctly rounded), got {}, error {} ulp "
+  fail_at(fn, fmt, x, fmt::format("{} {}@{}: input {}, expected {} (correctly rounded), got {}, error {} ulp "
                    "(abs {}){}{}; claim: {}",
                    what, subject::function_name(fn), subject::dtype_name(fmt), hex(x),
                    hex(expected), hex(r), e.ulp, hex(e.abs), e.nan_mismatch ? ", NaN mismatch" : "",

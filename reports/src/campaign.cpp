@@ -14,6 +14,7 @@
 #include "gelucheck/measure.hpp"
 #include "gelucheck/reference.hpp"
 #include "gelucheck/report.hpp"
+#include "facts.hpp"
 #include "fold.hpp"
 #include "internal.hpp"
 
@@ -106,6 +107,7 @@ std::vector<Row> campaign(Format fmt, const std::vector<double>& xs, bool exhaus
   std::vector<unsigned char> flags(chunk * m);
   std::vector<subject::Evaluation> ev(evals.size());
   const std::string what = "campaign " + std::string(name(fmt));
+  std::vector<Facts> facts(rows.begin(), rows.end());  // the facts over every result (facts.hpp)
   for (std::size_t base = 0; base < n; base += chunk) {
     const std::size_t cn = std::min(chunk, n - base);
     const std::span<const double> cx(xs.data() + base, cn);
@@ -145,6 +147,7 @@ std::vector<Row> campaign(Format fmt, const std::vector<double>& xs, bool exhaus
           continue;
         }
         fold(rows[k], framework, cx[c], e.y[c], expected[c * m + k], err[c * m + k], flags[c * m + k], fmt);
+        facts[k].point(rows[k], cx[c], e.y[c]);
       }
     }
   }

@@ -28,6 +28,7 @@
 #include "gelucheck/fast_reference.hpp"
 #include "gelucheck/measure.hpp"
 #include "gelucheck/reference.hpp"
+#include "facts.hpp"
 #include "fold.hpp"
 #include "internal.hpp"
 
@@ -148,8 +149,7 @@ void merge_row(Row& a, const Row& b) {
   a.narrow_in_binary16 += b.narrow_in_binary16;
   a.narrow_in_bfloat16 += b.narrow_in_bfloat16;
   a.narrow_in_binary32 += b.narrow_in_binary32;
-  const auto before = [](double u, double v) { return pos(u) < pos(v); };
-  for (const Observation& o : b.observations) a.observation(o.kind, o.fact).merge(o, before);
+  merge_sweep_observations(a, b);
   // In a fixed order, whichever part saw a kind first.
   std::sort(a.observations.begin(), a.observations.end(),
             [](const Observation& u, const Observation& v) {
@@ -195,6 +195,7 @@ void absorb(Sweep& a, Sweep&& b) {
       x.ulp_sq_sum[r].add(y.ulp_sq_sum[r]);
       x.failing[r] += y.failing[r];
     }
+    for (FactEnds& e : y.fact_ends) add_fact_ends(x.fact_ends, std::move(e), x.row);
     x.failures.insert(x.failures.end(), y.failures.begin(), y.failures.end());
     std::sort(x.failures.begin(), x.failures.end(),
               [](const Failure& p, const Failure& q) { return p.bits < q.bits; });
@@ -247,46 +248,6 @@ Stats stats_from(const json& j) {
   return s;
 }
 
-json observations_state(const std::vector<Observation>& obs) {
-  json out = json::array();
-  for (const Observation& o : obs) {
-    json sample = json::array();
-    for (const Observation::Point& p : o.sample) sample.push_back({hx(p.x), hx(p.expected), hx(p.got)});
-    out.push_back({{"kind", defect_kind_name(o.kind)}, {"fact", o.fact}, {"count", o.count},
-                   {"first", {hx(o.first_x), hx(o.first_expected), hx(o.first_got)}},
-                   {"worst", {hx(o.worst_x), hx(o.worst_expected), hx(o.worst_got), hx(o.worst_size)}},
-                   {"range", {hx(o.lo), hx(o.hi)}}, {"breaks_claim", o.breaks_claim},
-                   {"sample", sample}});
-  }
-  return out;
-}
-std::vector<Observation> observations_from(const json& j) {
-  std::vector<Observation> out;
-  for (const json& e : j) {
-    Observation o;
-    const auto k = parse_defect_kind(e.at("kind").get<std::string>());
-    if (!k) throw std::invalid_argument("unknown observation kind " + e.at("kind").dump());
-    o.kind = *k;
-    o.fact = e.at("fact").get<std::string>();
-    o.count = e.at("count").get<std::size_t>();
-    const json& f = e.at("first");
-    o.first_x = rd(f.at(0));
-    o.first_expected = rd(f.at(1));
-    o.first_got = rd(f.at(2));
-    const json& w = e.at("worst");
-    o.worst_x = rd(w.at(0));
-    o.worst_expected = rd(w.at(1));
-    o.worst_got = rd(w.at(2));
-    o.worst_size = rd(w.at(3));
-    o.lo = rd(e.at("range").at(0));
-    o.hi = rd(e.at("range").at(1));
-    o.breaks_claim = e.at("breaks_claim").get<bool>();
-    for (const json& p : e.at("sample")) o.sample.push_back({rd(p.at(0)), rd(p.at(1)), rd(p.at(2))});
-    out.push_back(std::move(o));
-  }
-  return out;
-}
-
 json row_state(const Row& r) {
   json regions = json::array();
   for (const Stats& s : r.regions) regions.push_back(stats_state(s));
@@ -309,8 +270,7 @@ json row_state(const Row& r) {
           {"finite_max_ulp", hx(r.finite_max_ulp)}, {"finite_worst_x", ohx(r.finite_worst_x)},
           {"finite_worst_expected", ohx(r.finite_worst_expected)},
           {"finite_worst_got", ohx(r.finite_worst_got)},
-          {"narrow", {r.narrow_checked, r.narrow_in_binary16, r.narrow_in_bfloat16, r.narrow_in_binary32}},
-          {"observations", observations_state(r.observations)}};
+          {"narrow", {r.narrow_checked, r.narrow_in_binary16, r.narrow_in_bfloat16, r.narrow_in_binary32}}};
 }
 void row_from(Row& r, const json& j) {  // r is a blank row of the right shape
   const json& regions = j.at("regions");
@@ -348,7 +308,6 @@ void row_from(Row& r, const json& j) {  // r is a blank row of the right shape
   r.narrow_in_binary16 = nw.at(1).get<std::size_t>();
   r.narrow_in_bfloat16 = nw.at(2).get<std::size_t>();
   r.narrow_in_binary32 = nw.at(3).get<std::size_t>();
-  r.observations = observations_from(j.at("observations"));
 }
 
 json range_json(const BitRange& r) { return {hex32(r.lo), hex32(r.hi)}; }
@@ -427,6 +386,7 @@ void sweep_block(subject::Subject& sub, const BitRange& block, Sweep& b) {
     if (ev.unavailable && fs.why.empty()) fs.why = ev.unavailable_why;
     measure_batch(fs.fn, xs, ev, m, b.reference_fast, b.reference_fallback);
     Row& row = fs.row;
+    Facts facts(row);  // the facts over every result (facts.hpp)
     for (std::size_t i = 0; i < xs.size(); ++i) {
       if (ev.failed[i]) {
         if (!ev.unavailable) ++row.no_result;
@@ -434,11 +394,13 @@ void sweep_block(subject::Subject& sub, const BitRange& block, Sweep& b) {
       }
       const std::size_t before = row.claim_breaks;
       fold(row, framework, xs[i], ev.y[i], m[i].want, m[i].e, m[i].flags, kFmt, false);
+      facts.point(row, xs[i], ev.y[i]);
       if (row.claim_breaks == before) continue;
       for (Region r : regions_of(xs[i], kFmt)) ++fs.failing[static_cast<std::size_t>(r)];
       if (fs.failures.size() < b.id.cap)
         fs.failures.push_back({bits[i], ev.y[i], m[i].want, m[i].e.ulp, m[i].e.zero_sign_mismatch});
     }
+    fs.fact_ends = {{block.lo, block.hi, facts.first(), facts.last()}};
     // `overall` was left out of the fold: the interval regions partition the block's inputs
     // (no NaNs here), so it is their merge, sums included.
     const auto io = static_cast<std::size_t>(Region::overall);
@@ -620,7 +582,7 @@ nlohmann::ordered_json to_json(const Sweep& s) {
     fns.push_back({{"function", subject::function_name(f.fn)}, {"provided", f.provided},
                    {"answered", f.answered}, {"why", f.why}, {"row", row_state(f.row)},
                    {"ulp_sum", sums}, {"ulp_sq_sum", sq}, {"failing", f.failing},
-                   {"failures", failures}});
+                   {"failures", failures}, {"observations", observation_state(f.row, f.fact_ends)}});
   }
   json findings = json::array();
   for (const subject::Finding& f : s.subject.findings)
@@ -726,6 +688,7 @@ Sweep from_json(const nlohmann::ordered_json& j) {
         f.ulp_sum[r] = ExactSum::from_json(fj.at("ulp_sum").at(r));
         f.ulp_sq_sum[r] = ExactSum::from_json(fj.at("ulp_sq_sum").at(r));
       }
+      if (fj.contains("observations")) observation_state_from(fj.at("observations"), f.row, f.fact_ends);
       f.failing = fj.at("failing").get<std::vector<std::uint64_t>>();
       if (f.failing.size() != std::size(kRegions)) throw std::invalid_argument("wrong regions");
       for (const json& x : fj.at("failures")) {

@@ -119,7 +119,7 @@ json gap_json(const GapSup& g) {
 
 json counts_json(const InputCounts& c) {
   return {{"random", c.random}, {"grid", c.grid}, {"hard", c.hard}, {"special", c.special},
-          {"total", c.total}};
+          {"runs", c.runs}, {"total", c.total}};
 }
 
 json properties_json(const Properties& p) {

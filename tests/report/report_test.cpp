@@ -68,7 +68,7 @@ TEST(ReportInputs, DeterministicCoverAllBinadesAndSpecials) {
   for (std::size_t i = 0; i < a.size(); ++i) ASSERT_TRUE(same_bits(a[i], b[i])) << i;
   EXPECT_EQ(c1.random, 500u);
   EXPECT_EQ(c1.grid, 500u);
-  EXPECT_EQ(c1.total, c1.random + c1.grid + c1.hard + c1.special);
+  EXPECT_EQ(c1.total, c1.random + c1.grid + c1.hard + c1.special + c1.runs);
   EXPECT_EQ(c1.total, a.size());
   const auto other = inputs(Format::binary64, 8, 1000, nullptr);
   std::size_t differ = 0;

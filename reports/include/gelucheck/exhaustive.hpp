@@ -14,6 +14,7 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -78,6 +79,17 @@ struct Failure {
   bool zero_sign = false;
 };
 
+// The first and the last result the facts over every result (reports/src/facts.hpp) took in a
+// done range of bit patterns [lo, hi): two ranges that meet are joined, checking the pair across
+// the boundary then, so each boundary is checked once whatever order the blocks merge in.
+struct FactPoint {
+  double x, r;
+};
+struct FactEnds {
+  std::uint64_t lo = 0, hi = 0;
+  std::optional<FactPoint> first, last;
+};
+
 // One function's sweep so far over a set of blocks.
 struct FunctionSweep {
   subject::Function fn{};
@@ -88,6 +100,7 @@ struct FunctionSweep {
   std::vector<ExactSum> ulp_sum, ulp_sq_sum;  // per region (kRegions)
   std::vector<std::uint64_t> failing;         // per region: results breaking the claim
   std::vector<Failure> failures;              // the first `cap` of them in bit-pattern order
+  std::vector<FactEnds> fact_ends;            // sorted, disjoint, joined where they meet
 };
 
 // The sweep's identity: a shard, a checkpoint or a rank may be merged only with results of the

@@ -193,6 +193,8 @@ struct Row {
 
 struct InputCounts {
   std::size_t random = 0, grid = 0, hard = 0, special = 0, total = 0;
+  // Runs of consecutive values of the format (binary64, binary32; inputs()), in `total` too.
+  std::size_t runs = 0;
 };
 
 struct GapSup {
@@ -285,7 +287,9 @@ const std::vector<std::string>& lean_theorems();
 // The input set of one format: binary16 and bfloat16 exhaustively (every non-NaN value and one
 // NaN); binary64 and binary32 as follows: `points`/2 random finite bit patterns
 // (uniform over the encodings, so over every binade and both signs), the rest a uniform grid over
-// [-40, 10], then the hard points with neighbours, then the specials. Deterministic in `seed`.
+// [-40, 10], then the hard points with neighbours, then the specials, then runs of consecutive
+// values (where monotonicity is checked pair by pair: reports/src/facts.hpp). Deterministic in
+// `seed`.
 std::vector<double> inputs(Format fmt, std::uint64_t seed, std::size_t points, InputCounts* counts);
 
 // Runs everything Options ask for. Throws std::runtime_error on a failure that leaves no report.
