@@ -31,6 +31,8 @@ std::string base64(const std::string& bytes) {
 
 std::string esc(const json& v) { return xml(v.is_string() ? v.get<std::string>() : v.dump()); }
 std::string code(const json& v) { return "<code>" + esc(v) + "</code>"; }
+// For what may be long (a lib: path, 40 digits) in a table cell: may break anywhere.
+std::string long_code(const json& v) { return "<code class=\"wrap\">" + esc(v) + "</code>"; }
 
 // A member that must be there, with the path named when it is not (a report of another schema,
 // or a writer's bug), rather than nlohmann's bare "key not found".
@@ -47,7 +49,8 @@ h1{font-size:1.6em;margin-bottom:.2em}h2{border-bottom:2px solid #ddd;padding-bo
 nav a{margin-right:1em}code,pre{font-family:ui-monospace,"DejaVu Sans Mono",monospace;font-size:.92em}
 pre{background:#f4f4f4;border:1px solid #ddd;padding:.5em;overflow-x:auto;white-space:pre-wrap}
 table{border-collapse:collapse;margin:.5em 0;font-size:.9em}th,td{border:1px solid #ccc;padding:.25em .5em;
-vertical-align:top;text-align:left}th{background:#f0f0f0}td.n{text-align:right}
+vertical-align:top;text-align:left}th{background:#f0f0f0}td.n{text-align:right;white-space:nowrap}td code{white-space:nowrap}
+td code.wrap{white-space:normal;overflow-wrap:anywhere}
 .verdict{padding:.8em 1em;border-radius:6px;font-size:1.1em}.pass{background:#e3f5e1;border:2px solid #2e7d32}
 .fail{background:#fde7e7;border:2px solid #c62828}.broken{background:#fff4d6;border:2px solid #b7791f;
 padding:.5em 1em;border-radius:6px}.defect{border:1px solid #ccc;border-left:6px solid #c62828;
@@ -216,7 +219,7 @@ void glance(std::ostringstream& o, const json& j) {
                                                              : "<span class=\"bad\">BROKEN</span>: ") +
                               esc(claim.at("text"));
     const json& w = all.at("worst");
-    o << "<tr><td>" << code(row.at("implementation")) << "</td><td>" << esc(row.at("format"))
+    o << "<tr><td>" << long_code(row.at("implementation")) << "</td><td>" << esc(row.at("format"))
       << (row.value("exhaustive", false) ? " (all)" : "") << "</td><td>" << esc(row.at("form")) << " "
       << esc(row.at("quantity")) << "</td><td class=\"n\">" << esc(all.at("count"))
       << "</td><td class=\"n\">" << xml(fmt_ulp(all.at("max_ulp"))) << "</td><td>"
@@ -263,7 +266,8 @@ void gap(std::ostringstream& o, const json& j) {
     o << "<tr><td>" << q << "</td><td class=\"n\">" << esc(s.at("sup_decimal")) << "</td><td class=\"n\">"
       << xml(fmt_num(s.at("at_abs_x"), 17)) << " (" << code(s.at("at_abs_x_hex")) << ")</td><td class=\"n\">"
       << xml(fmt_num(s.at("gap_at"), 17)) << "</td><td>"
-      << (c.contains("lo") ? "[" + esc(c["lo"]) + ", " + esc(c.at("hi")) + "] at " + code(c.at("at_abs_x_hex"))
+      << (c.contains("lo") ? "[" + long_code(c["lo"]) + ", " + long_code(c.at("hi")) + "] at " +
+                                 code(c.at("at_abs_x_hex"))
                            : std::string("&ndash;"))
       << "</td></tr>\n";
   }
