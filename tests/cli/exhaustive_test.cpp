@@ -151,6 +151,7 @@ TEST_F(Exhaustive, TwoShardsMergedGiveTheReportOfOneProcess) {
   const Outcome m = run("merge merged s2 s1");  // any order
   ASSERT_EQ(m.code, 0) << m.err;
   EXPECT_EQ(report("merged"), report("one"));
+  EXPECT_EQ(testing::report_file_problems({(dir_ / "merged").string()}), "");
 
   // Refused with exit 2: a missing shard, the same shard twice, a shard of another sweep.
   EXPECT_EQ(run("merge bad s1").code, 2);

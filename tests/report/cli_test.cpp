@@ -190,6 +190,7 @@ TEST_F(ReportCli, GateFailsOnABrokenSubjectAndStillWritesTheReport) {
   for (const auto& row : j["accuracy"])
     if (!row["claim"].is_null()) broken += !row["meets_claim"].get<bool>();
   EXPECT_EQ(broken, 8) << "3 ulps off breaks every accurate function in both formats";
+  EXPECT_EQ(gelucheck::testing::report_file_problems({out.string()}), "");
   // Without --gate the same report exits 0 (it is a report, not a check).
   r = run(base + " --subject broken:away:3");
   EXPECT_EQ(r.code, 0) << r.err;

@@ -248,6 +248,7 @@ TEST(ReportHtmlChromium, OpensWithoutErrorsAndShowsTheVerdictDefectsAndPlots) {
       "exec '" GELUCHECK_EXE "' report --subject reference --subject broken:away:2 --formats bf16 "
       "--functions tanh.value --no-properties --quiet --out '" + out.string() + "' 2>&1");
   ASSERT_EQ(g.code, 0) << g.why << ": " << g.output;
+  EXPECT_EQ(gelucheck::testing::report_file_problems({out.string()}), "");
   const json j = json::parse(slurp(out / "report.json"));
   const Rendered r = render(browser, out / "report.html");
 
