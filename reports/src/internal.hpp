@@ -74,5 +74,9 @@ std::string fmt_num(const nlohmann::ordered_json& v, int digits = 3, bool fixed 
 std::string fmt_ulp(const nlohmann::ordered_json& v);
 // `s` escaped for XML and HTML, in text and in quoted attributes (& < > " ').
 std::string xml(const std::string& s);
+// The defect kinds of report.json subject `sj` that touch `op` ("nan, flush"; "–": none), and the
+// op name of an accuracy[] row ("tanh.forward.f32"): the at-a-glance table's cells.
+std::string kinds_for(const nlohmann::ordered_json& sj, const std::string& op);
+std::string op_name_of(const nlohmann::ordered_json& row);
 
 }  // namespace gelucheck::report

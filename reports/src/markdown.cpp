@@ -5,7 +5,7 @@
 #include <sstream>
 #include <string>
 
-#include "internal.hpp"  // fmt_num, fmt_ulp
+#include "internal.hpp"  // fmt_num, fmt_ulp, kinds_for, op_name_of
 
 namespace gelucheck::report {
 namespace {
@@ -190,27 +190,6 @@ void defect_lines(std::ostringstream& o, const json& sj) {
     if (!d["reproduce_native"].is_null()) o << "; natively: `" << cell(d["reproduce_native"].get<std::string>()) << "`";
     o << "\n";
   }
-}
-
-// The defect kinds that touch one op of a subject ("nan, flush"), for the at-a-glance table.
-std::string kinds_for(const json& sj, const std::string& op) {
-  std::string out;
-  for (const auto& d : sj["defects"])
-    for (const auto& o : d["ops"])
-      if (o.get<std::string>() == op) {
-        const std::string k = d["kind"].get<std::string>();
-        if (out.find(k) == std::string::npos) out += (out.empty() ? "" : ", ") + k;
-      }
-  return out.empty() ? "–" : out;
-}
-
-std::string op_name_of(const json& row) {
-  static const std::pair<const char*, const char*> dt[] = {
-      {"binary64", "f64"}, {"binary32", "f32"}, {"binary16", "f16"}, {"bfloat16", "bf16"}};
-  std::string f = row["format"].get<std::string>();
-  for (const auto& [a, b] : dt)
-    if (f == a) f = b;
-  return row["form"].get<std::string>() + (row["quantity"] == "value" ? ".forward." : ".backward.") + f;
 }
 
 }  // namespace

@@ -1,5 +1,6 @@
 // The text helpers the report's renderers share (report.md, report.html, JUnit XML): one way to
-// print a number or an ulp error, one way to escape text for XML and HTML.
+// print a number or an ulp error, one way to escape text for XML and HTML, and what an
+// at-a-glance cell names.
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -47,6 +48,26 @@ std::string xml(const std::string& s) {
     }
   }
   return o;
+}
+
+std::string kinds_for(const nlohmann::ordered_json& sj, const std::string& op) {
+  std::string out;
+  for (const auto& d : sj["defects"])
+    for (const auto& o : d["ops"])
+      if (o.get<std::string>() == op) {
+        const std::string k = d["kind"].get<std::string>();
+        if (out.find(k) == std::string::npos) out += (out.empty() ? "" : ", ") + k;
+      }
+  return out.empty() ? "–" : out;
+}
+
+std::string op_name_of(const nlohmann::ordered_json& row) {
+  static const std::pair<const char*, const char*> dt[] = {
+      {"binary64", "f64"}, {"binary32", "f32"}, {"binary16", "f16"}, {"bfloat16", "bf16"}};
+  std::string f = row["format"].get<std::string>();
+  for (const auto& [a, b] : dt)
+    if (f == a) f = b;
+  return row["form"].get<std::string>() + (row["quantity"] == "value" ? ".forward." : ".backward.") + f;
 }
 
 }  // namespace gelucheck::report
