@@ -5,7 +5,7 @@
 //
 // What it shows: the verdict, each subject's defects with the command that reproduces each, the
 // at-a-glance table, the failed properties, the tanh–erf gap, the exhaustive sweep's failures,
-// the plots. The per-region tables and the property suite's every check stay in report.md.
+// the plots. The per-region tables and the property suite's every check stay in report-details.md.
 #include <boost/archive/iterators/base64_from_binary.hpp>
 #include <boost/archive/iterators/transform_width.hpp>
 #include <sstream>
@@ -53,8 +53,8 @@ vertical-align:top;text-align:left}th{background:#f0f0f0}td.n{text-align:right;w
 td code.wrap{white-space:normal;overflow-wrap:anywhere}
 .verdict{padding:.8em 1em;border-radius:6px;font-size:1.1em}.pass{background:#e3f5e1;border:2px solid #2e7d32}
 .fail{background:#fde7e7;border:2px solid #c62828}.broken{background:#fff4d6;border:2px solid #b7791f;
-padding:.5em 1em;border-radius:6px}.defect{border:1px solid #ccc;border-left:6px solid #c62828;
-padding:.4em 1em;margin:.8em 0;border-radius:4px}.defect.measured{border-left-color:#888}
+padding:.5em 1em;border-radius:6px}.defect{border:1px solid #ccc;border-left:6px solid #888;
+padding:.4em 1em;margin:.8em 0;border-radius:4px}.defect.gate{border-left-color:#c62828}
 .kind{font-family:ui-monospace,monospace;background:#333;color:#fff;padding:0 .4em;border-radius:3px}
 .bad{color:#c62828;font-weight:bold}.ok{color:#2e7d32}.note{color:#555}img{max-width:100%;border:1px solid #ddd}
 figure{margin:1em 0}figcaption{color:#555}
@@ -80,7 +80,7 @@ void header(std::ostringstream& o, const json& j) {
       << (cfg.value("plots", true) ? "" : ", no plots");
   }
   o << ") on " << esc(at(at(j, "run", "the report"), "started_utc", "run")) << ". Schema "
-    << code(at(j, "schema", "the report")) << "; the full tables are in <code>report.md</code>, "
+    << code(at(j, "schema", "the report")) << "; the details are in <code>report-details.md</code>, "
     << "every figure in <code>report.json</code>.</p>\n";
   if (j.contains("provenance")) {
     const json& p = j["provenance"];
@@ -97,7 +97,7 @@ void header(std::ostringstream& o, const json& j) {
 }
 
 // The verdict: report.json's `verdict` ({gate, lines}) where there is one, else its `gate`
-// ({passed, failures}), the older form of the same.
+// ({passed, failures}); then per subject what it is, what it is held to and how many defects.
 void verdict(std::ostringstream& o, const json& j) {
   bool passed;
   json lines;
@@ -116,55 +116,101 @@ void verdict(std::ostringstream& o, const json& j) {
   o << "<section id=\"verdict\" data-gate=\"" << (passed ? "pass" : "fail") << "\">\n<h2>Verdict</h2>\n"
     << "<div class=\"verdict " << (passed ? "pass" : "fail") << "\"><strong>"
     << (passed ? "PASS" : "FAIL") << "</strong>: "
-    << (passed ? "every claim holds and every property that ran on a gated subject passed "
+    << (passed ? "every claim of a gated subject holds and every property that ran on it passed "
                  "(<code>--gate</code> exits 0)."
-               : "<code>--gate</code> exits 4.")
+               : "<code>--gate</code> exits 4 on these lines (the defects marked <em>gate</em> "
+                 "below).")
     << "</div>\n";
   if (!lines.empty()) {
     o << "<ul>\n";
     for (const json& l : lines) o << "<li>" << esc(l) << "</li>\n";
     o << "</ul>\n";
   }
-  o << "</section>\n";
+  o << "<table>\n<tr><th>subject</th><th>what it is</th><th>held to</th><th>defects</th>"
+       "<th>breaking its claims</th></tr>\n";
+  std::size_t i = 0;
+  for (const json& s : at(j, "subjects", "the report")) {
+    const std::string where = "subjects[" + std::to_string(i++) + "]";
+    std::string n = "&ndash;", breaking = "&ndash;";
+    if (s.contains("defects") && s["defects"].is_array()) {
+      std::size_t b = 0;
+      for (const json& d : s["defects"])
+        b += d.value("gated", false) || (d.contains("breaks") && d["breaks"].is_string());
+      n = std::to_string(s["defects"].size());
+      breaking = std::to_string(b);
+    }
+    o << "<tr><td>" << long_code(at(s, "spec", where)) << "</td><td>" << esc(at(s, "description", where))
+      << "</td><td>" << esc(at(s, "claims_source", where))
+      << (s.value("gated", false) ? " (gated)" : " (measured only)") << "</td><td class=\"n\">" << n
+      << "</td><td class=\"n\">" << breaking << "</td></tr>\n";
+  }
+  o << "</table>\n</section>\n";
+}
+
+// A member that may be null or absent: its text, or "".
+std::string optional_text(const json& d, const char* key) {
+  return d.contains(key) && d[key].is_string() ? d[key].get<std::string>() : "";
 }
 
 // One defect of subjects[i].defects: its kind and line, the ops it is seen in, how many results,
-// the first point (x, got, expected: C99 hex or inf/nan), and the commands that reproduce it.
-void defect(std::ostringstream& o, const json& d, const std::string& where) {
-  const bool gated = d.value("gated", true);
-  o << "<div class=\"defect" << (gated ? "" : " measured") << "\">\n<h4>";
-  if (d.contains("rank") && d["rank"].is_number()) o << "#" << esc(d["rank"]) << " ";
-  o << "<span class=\"kind\">" << esc(at(d, "kind", where)) << "</span> ";
-  if (d.contains("summary") && d["summary"].is_string()) o << esc(d["summary"]);
-  o << (gated ? "" : " <span class=\"note\">(measured only, not gated)</span>") << "</h4>\n<table>\n";
+// the input it is shown by (x, and got and expected where the defect has them: C99 hex or
+// inf/nan), what it breaks and why, per op when several, and the commands that reproduce it.
+void defect(std::ostringstream& o, const json& d, std::size_t number, const std::string& where) {
+  const bool gated = d.value("gated", false);
+  o << "<div class=\"defect" << (gated ? " gate" : "") << "\">\n<h4>" << number << ". <span class=\"kind\">"
+    << esc(at(d, "kind", where)) << "</span> " << xml(optional_text(d, "summary"))
+    << (gated ? " <span class=\"bad\">(gate)</span>" : "") << "</h4>\n<table>\n";
   std::string ops;
   for (const json& op : at(d, "ops", where)) ops += (ops.empty() ? "" : ", ") + code(op);
-  o << "<tr><th>ops</th><td>" << ops << "</td></tr>\n<tr><th>results</th><td>"
-    << esc(at(d, "count", where)) << "</td></tr>\n<tr><th>first at x</th><td>"
-    << code(at(d, "x", where)) << ": got " << code(at(d, "got", where)) << ", expected "
-    << code(at(d, "expected", where)) << "</td></tr>\n";
+  o << "<tr><th>ops</th><td>" << (ops.empty() ? "&ndash;" : ops) << "</td></tr>\n<tr><th>inputs</th><td>"
+    << esc(at(d, "count", where)) << "</td></tr>\n<tr><th>shown at</th><td>x = " << code(at(d, "x", where));
+  if (const std::string op = optional_text(d, "op"); !op.empty()) o << " (" << code(op) << ")";
+  if (d.contains("dy") && d["dy"].is_string()) o << ", dy = " << code(d["dy"]);
+  const json& got = at(d, "got", where);
+  const json& expected = at(d, "expected", where);
+  if (!got.is_null()) o << ": got " << code(got);
+  if (!expected.is_null()) o << ", expected " << code(expected);
+  o << "</td></tr>\n";
   if (d.contains("range") && d["range"].is_object())
     o << "<tr><th>x from</th><td>" << code(at(d["range"], "from", where + ".range")) << " to "
       << code(at(d["range"], "to", where + ".range")) << "</td></tr>\n";
-  if (d.contains("breaks") && d["breaks"].is_string())
-    o << "<tr><th>breaks</th><td>" << esc(d["breaks"]) << "</td></tr>\n";
-  if (d.contains("diagnosis") && d["diagnosis"].is_string())
-    o << "<tr><th>diagnosis</th><td>" << esc(d["diagnosis"]) << "</td></tr>\n";
-  o << "</table>\n<p>Reproduce:</p>\n<pre class=\"reproduce\"><code>" << esc(at(d, "reproduce", where))
+  const std::pair<const char*, const char*> lines[] = {
+      {"breaks", "breaks"}, {"diagnosis", "diagnosis"}, {"confirmation", "confirmed"}};
+  for (const auto& [key, label] : lines)
+    if (const std::string t = optional_text(d, key); !t.empty())
+      o << "<tr><th>" << label << "</th><td>" << xml(t) << "</td></tr>\n";
+  if (const std::string t = optional_text(d, "detail"); !t.empty())
+    o << "<tr><th>message</th><td><pre>" << xml(t) << "</pre></td></tr>\n";
+  if (d.contains("properties") && d["properties"].is_array() && !d["properties"].empty()) {
+    std::string ps;
+    for (const json& p : d["properties"]) ps += (ps.empty() ? "" : ", ") + code(p);
+    o << "<tr><th>explains the failed properties</th><td>" << ps << "</td></tr>\n";
+  }
+  o << "</table>\n";
+  if (d.contains("per_op") && d["per_op"].is_array() && d["per_op"].size() > 1) {
+    o << "<table class=\"per-op\">\n<tr><th>op</th><th>inputs</th><th>x</th><th>got</th><th>expected</th></tr>\n";
+    for (const json& p : d["per_op"])
+      o << "<tr><td>" << code(p.at("op")) << "</td><td class=\"n\">" << esc(p.at("count")) << "</td><td>"
+        << code(p.at("x")) << "</td><td>" << (p.at("got").is_null() ? "&ndash;" : code(p["got"]))
+        << "</td><td>" << (p.at("expected").is_null() ? "&ndash;" : code(p["expected"])) << "</td></tr>\n";
+    o << "</table>\n";
+  }
+  o << "<p>Reproduce:</p>\n<pre class=\"reproduce\"><code>" << esc(at(d, "reproduce", where))
     << "</code></pre>\n";
-  if (d.contains("reproduce_native") && d["reproduce_native"].is_string())
-    o << "<p>Without gelucheck:</p>\n<pre class=\"reproduce\"><code>" << esc(d["reproduce_native"])
-      << "</code></pre>\n";
+  if (const std::string t = optional_text(d, "reproduce_native"); !t.empty())
+    o << "<p>In its own terms:</p>\n<pre class=\"reproduce\"><code>" << xml(t) << "</code></pre>\n";
   o << "</div>\n";
 }
 
 void defects(std::ostringstream& o, const json& j) {
-  o << "<section id=\"defects\">\n<h2>Defects</h2>\n<p>Per subject, one entry per cause, with the "
-       "command that shows it again.</p>\n";
+  o << "<section id=\"defects\">\n<h2>Defects</h2>\n<p>Per subject, one entry per cause however many "
+       "inputs, ops and properties show it, ranked (crashes, hangs and writes first, then NaN and "
+       "limits, wrong-sign zeros and flushes, then accuracy), each with a command that shows it "
+       "again.</p>\n";
   std::size_t i = 0;
   for (const json& s : j.at("subjects")) {
     const std::string where = "subjects[" + std::to_string(i++) + "]";
-    o << "<h3>" << code(at(s, "spec", where)) << " <span class=\"note\">"
+    o << "<h3>" << long_code(at(s, "spec", where)) << " <span class=\"note\">"
       << (s.value("gated", false) ? "gated" : "measured only") << "</span></h3>\n";
     const json none = json::array();
     const json& ds = s.contains("defects") && !s["defects"].is_null() ? s["defects"] : none;
@@ -176,10 +222,14 @@ void defects(std::ostringstream& o, const json& j) {
                                     "has no <code>defects</code>: see the verdict and the table "
                                     "below)</p>\n");
     std::size_t k = 0;
-    for (const json& d : ds) defect(o, d, where + ".defects[" + std::to_string(k++) + "]");
-    // The harness's findings (crashes, hangs, writes into inputs), each with its one input.
+    for (const json& d : ds) {
+      defect(o, d, k + 1, where + ".defects[" + std::to_string(k) + "]");
+      ++k;
+    }
+    // The harness's findings (crashes, hangs, writes into inputs), each with its one input, in a
+    // report written before they became defects.
     const json& fs = s.contains("findings") ? s["findings"] : none;
-    if (!fs.empty()) {
+    if (!s.contains("defects") && !fs.empty()) {
       o << "<p>Findings of the harness:</p>\n<ul>\n";
       for (const json& f : fs) o << "<li>" << esc(f.at("text")) << "</li>\n";
       o << "</ul>\n";
@@ -188,46 +238,39 @@ void defects(std::ostringstream& o, const json& j) {
   o << "</section>\n";
 }
 
+// As report.md's: per subject and format, per function the max ulp error over the finite results
+// of finite inputs and the kinds of defect in that op.
 void glance(std::ostringstream& o, const json& j) {
-  o << "<section id=\"glance\">\n<h2>At a glance</h2>\n<p>Per subject, format and function: the "
-       "largest ulp error and where; the greatest x &le; &minus;1 whose result collapses to &plusmn;0 "
-       "although zero is not even a faithful rounding (and how many inputs get such a zero); where "
-       "a NaN comes out of a number; <code>torch.testing.assert_close</code>'s default tolerances; "
-       "the claim.</p>\n<table>\n<tr><th>subject</th><th>format</th><th>function</th><th>inputs</th>"
-       "<th>max ulp</th><th>at x</th><th>collapses to 0 from x =</th><th>NaN at</th>"
-       "<th>framework default</th><th>claim</th></tr>\n";
-  for (const json& row : at(j, "accuracy", "the report")) {
-    if (row.at("error") != "rounding") continue;
-    const json& all = row.at("regions").at("overall");
-    const json& nan = row.at("nan");
-    std::string nans;
-    auto add = [&nans](const std::string& s) { nans += (nans.empty() ? "" : ", ") + s; };
-    if (nan.at("at_minus_inf").get<bool>()) add("&minus;inf");
-    if (nan.at("at_plus_inf").get<bool>()) add("+inf");
-    if (!nan.at("min_abs_x").is_null()) add("finite x from |x| = " + code(nan["min_abs_x"]));
-    const json& fw = row.at("framework_default");
-    std::string fws = "&ndash;";
-    if (!fw.is_null())
-      fws = fw.at("breaks").get<std::size_t>() == 0
-                ? "<span class=\"ok\">holds</span>"
-                : "<span class=\"bad\">breaks</span> at " + esc(fw["breaks"]) + " inputs, first " +
-                      code(fw.at("first_break").at("x"));
-    const json& claim = row.at("claim");
-    const std::string claims =
-        claim.is_null() ? std::string("no claim")
-                        : (row.at("meets_claim").get<bool>() ? "<span class=\"ok\">holds</span>: "
-                                                             : "<span class=\"bad\">BROKEN</span>: ") +
-                              esc(claim.at("text"));
-    const json& w = all.at("worst");
-    o << "<tr><td>" << long_code(row.at("implementation")) << "</td><td>" << esc(row.at("format"))
-      << (row.value("exhaustive", false) ? " (all)" : "") << "</td><td>" << esc(row.at("form")) << " "
-      << esc(row.at("quantity")) << "</td><td class=\"n\">" << esc(all.at("count"))
-      << "</td><td class=\"n\">" << xml(fmt_ulp(all.at("max_ulp"))) << "</td><td>"
-      << (w.is_null() ? std::string("&ndash;") : code(w.at("x"))) << "</td><td>"
-      << (row.at("wrong_zero_max_x").is_null() ? std::string("&ndash;") : code(row["wrong_zero_max_x"]))
-      << (row.at("wrong_zeros").get<std::size_t>() ? " (" + esc(row["wrong_zeros"]) + ")" : "")
-      << "</td><td>" << (nans.empty() ? "&ndash;" : nans) << "</td><td>" << fws << "</td><td>"
-      << claims << "</td></tr>\n";
+  o << "<section id=\"glance\">\n<h2>At a glance</h2>\n<p>Per subject and format, for each function: "
+       "the max ulp error over the finite results of finite inputs (special inputs and non-finite "
+       "results are defects of their own, above) and the kinds of defect in that op, if any "
+       "(&ndash;: not measured).</p>\n<table>\n<tr><th>subject</th><th>format</th><th>tanh value</th>"
+       "<th>tanh derivative</th><th>erf value</th><th>erf derivative</th></tr>\n";
+  const json& rows = at(j, "accuracy", "the report");
+  for (const json& s : j.at("subjects")) {
+    for (const char* fmt : {"binary64", "binary32", "bfloat16", "binary16"}) {
+      std::string cells[4];
+      bool any = false;
+      for (const json& row : rows) {
+        if (row.at("error") != "rounding" || row.at("implementation") != s.at("spec") ||
+            row.at("format") != fmt)
+          continue;
+        const int k = (row.at("form") == "erf" ? 2 : 0) + (row.at("quantity") == "derivative" ? 1 : 0);
+        // finite_max_ulp came with schema /3; an older row has only the max over every input.
+        const bool has_finite = row.contains("finite_worst");
+        cells[k] = has_finite ? (row["finite_worst"].is_null() ? std::string("&ndash;")
+                                                               : xml(fmt_ulp(row.at("finite_max_ulp"))))
+                              : xml(fmt_ulp(row.at("regions").at("overall").at("max_ulp")));
+        if (s.contains("defects"))
+          if (const std::string kinds = kinds_for(s, op_name_of(row)); kinds != "–")
+            cells[k] += " &middot; <span class=\"bad\">" + xml(kinds) + "</span>";
+        any = true;
+      }
+      if (!any) continue;
+      o << "<tr><td>" << long_code(s.at("spec")) << "</td><td>" << fmt << "</td>";
+      for (const std::string& c : cells) o << "<td class=\"n\">" << (c.empty() ? "&ndash;" : c) << "</td>";
+      o << "</tr>\n";
+    }
   }
   o << "</table>\n</section>\n";
 }

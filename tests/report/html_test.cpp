@@ -65,26 +65,56 @@ json a_defect() {
           {"gated", true},
           {"range", {{"from", "-inf"}, {"to", "-0x1.2p+5"}}},
           {"reproduce_native", "python3 -c 'import mine; print(mine.gelu(float(\"-inf\")))'"},
-          {"rank", 1}};
+          {"rank", 8},
+          {"op", "tanh.forward.f32"},
+          {"dy", nullptr},
+          {"confirmation", nullptr},
+          {"detail", nullptr},
+          {"properties", {"scalar_tanh.limit_at_minus_inf"}},
+          {"per_op", {{{"op", "tanh.forward.f32"}, {"count", 2}, {"x", "-inf"}, {"expected", "-0x0p+0"},
+                       {"got", "nan"}, {"range", nullptr}, {"size", 0}},
+                      {{"op", "erf.forward.f32"}, {"count", 1}, {"x", "-inf"}, {"expected", "-0x0p+0"},
+                       {"got", "nan"}, {"range", nullptr}, {"size", 0}}}}};
+}
+
+// A harness finding as a defect: no result, so no expected and no got.
+json a_crash() {
+  return {{"kind", "crash"}, {"ops", {"erf.backward.f64"}}, {"count", 1}, {"op", "erf.backward.f64"},
+          {"x", "0x1.8p+1"}, {"dy", "-0x1p+0"}, {"expected", nullptr}, {"got", nullptr},
+          {"summary", "killed by signal 11 (SIGSEGV)"}, {"gated", false},
+          {"confirmation", "replayed alone in a fresh child: killed by signal 11 again"},
+          {"detail", "the subject's process died: killed by signal 11 (SIGSEGV)"},
+          {"reproduce", "gelucheck eval lib:./my.so erf.backward.f64 0x1.8p+1 --dy -0x1p+0"}};
 }
 
 TEST(ReportHtml, ShowsTheVerdictAndEachDefectWithItsReproducer) {
   json j = committed();
   j["verdict"] = {{"gate", "fail"}, {"lines", {"accurate: 1 defect breaks a claim (x < 1 & y > 2)"}}};
-  j["subjects"][0]["defects"] = json::array({a_defect()});
+  j["subjects"][0]["defects"] = json::array({a_defect(), a_crash()});
   j["subjects"][1]["defects"] = json::array();
   const std::string h = gelucheck::report::to_html(j, {});
   EXPECT_NE(h.find("<section id=\"verdict\" data-gate=\"fail\">"), std::string::npos);
   EXPECT_NE(h.find("<li>accurate: 1 defect breaks a claim (x &lt; 1 &amp; y &gt; 2)</li>"), std::string::npos);
   EXPECT_EQ(count(h, "<section id=\"defects\">"), 1u);
+  EXPECT_EQ(count(h, "<div class=\"defect gate\">"), 1u);
   EXPECT_EQ(count(h, "<div class=\"defect\">"), 1u);
   for (const char* s :
-       {"<span class=\"kind\">nan</span> NaN at x = -inf where the value is -0", "<code>tanh.forward.f32</code>, "
-        "<code>erf.forward.f32</code>", "<code>-inf</code>: got <code>nan</code>, expected <code>-0x0p+0</code>",
+       {"1. <span class=\"kind\">nan</span> NaN at x = -inf where the value is -0 <span class=\"bad\">(gate)",
+        "<code>tanh.forward.f32</code>, <code>erf.forward.f32</code>",
+        "x = <code>-inf</code> (<code>tanh.forward.f32</code>): got <code>nan</code>, expected <code>-0x0p+0</code>",
         "<code>-inf</code> to <code>-0x1.2p+5</code>", "x * (1 + tanh(u)) with tanh(u) = -1: -inf * 0",
         "<code>gelucheck eval &apos;lib:./my &lt;gelu&gt;.so&apos; tanh.forward.f32 -inf</code>",
-        "print(mine.gelu(float(&quot;-inf&quot;)))", "correctly rounded (&lt;= 0.5 ulp)"})
+        "print(mine.gelu(float(&quot;-inf&quot;)))", "correctly rounded (&lt;= 0.5 ulp)",
+        "<code>scalar_tanh.limit_at_minus_inf</code>",
+        "<tr><td><code>erf.forward.f32</code></td><td class=\"n\">1</td><td><code>-inf</code></td>",
+        // The crash: its input and dy, no result to show, the replay and the message.
+        "2. <span class=\"kind\">crash</span> killed by signal 11 (SIGSEGV)</h4>",
+        "x = <code>0x1.8p+1</code> (<code>erf.backward.f64</code>), dy = <code>-0x1p+0</code></td>",
+        "replayed alone in a fresh child: killed by signal 11 again",
+        "<pre>the subject&apos;s process died: killed by signal 11 (SIGSEGV)</pre>",
+        "<code>gelucheck eval lib:./my.so erf.backward.f64 0x1.8p+1 --dy -0x1p+0</code>"})
     EXPECT_NE(h.find(s), std::string::npos) << s;
+  EXPECT_EQ(h.find("got <code>null</code>"), std::string::npos);
   // The subject with an empty list has none; the others of the committed report have no list.
   EXPECT_EQ(count(h, "<p class=\"ok no-defects\">no defects</p>"), 1u);
   EXPECT_EQ(count(h, "no defects listed"), j["subjects"].size() - 2);
@@ -268,7 +298,7 @@ TEST(ReportHtmlChromium, OpensWithoutErrorsAndShowsTheVerdictDefectsAndPlots) {
   const std::string defects = r.dom.substr(at, r.dom.find("</section>", at) - at);
   std::size_t listed = 0, without = 0;
   for (const auto& s : j["subjects"]) {
-    EXPECT_NE(defects.find("<h3><code>" + as_dom_text(s["spec"].get<std::string>()) + "</code>"),
+    EXPECT_NE(defects.find("<h3><code class=\"wrap\">" + as_dom_text(s["spec"].get<std::string>()) + "</code>"),
               std::string::npos)
         << s["spec"];
     const std::size_t n = s.contains("defects") ? s["defects"].size() : 0;
@@ -319,11 +349,23 @@ TEST(ReportSchema, AcceptsTheCommittedReportAndRejectsWhatItMust) {
   first_two(base["accuracy"]);
   first_two(base["properties"]["tests"]);
   for (auto& s : base["subjects"]) first_two(s["properties"]["tests"]);
-  json j = base;
-  j["schema"] = "gelucheck.report/3";
-  j["subjects"][0]["defects"] = json::array({a_defect()});
-  j["verdict"] = {{"gate", "fail"}, {"lines", {"a line"}}};
-  good.push_back(write("with-defects", j));
+  // As version 3 has it: every subject with its defects, every row with its finite max.
+  json v3 = base;
+  v3["schema"] = "gelucheck.report/3";
+  for (auto& s : v3["subjects"]) s["defects"] = json::array();
+  v3["subjects"][0]["defects"] = json::array({a_defect(), a_crash()});
+  for (auto& row : v3["accuracy"]) {
+    row["finite_max_ulp"] = 0.5;
+    row["finite_worst"] = {{"x", "0x1p+0"}, {"expected", "0x1.aep-1"}, {"got", "0x1.aep-1"}};
+  }
+  v3["verdict"] = {{"gate", "fail"}, {"lines", {"a line"}}};
+  good.push_back(write("with-defects", v3));
+  json j = v3;
+  j["subjects"][1].erase("defects");
+  bad.push_back(write("v3-subject-without-defects", j));
+  j = v3;
+  j["accuracy"][0].erase("finite_max_ulp");
+  bad.push_back(write("v3-row-without-finite-max", j));
   j = base;
   j.erase("gate");
   bad.push_back(write("no-gate", j));
