@@ -43,7 +43,7 @@ std::function<int()> add_check_command(CLI::App& app) {
   CLI::App* sub = app.add_subcommand(
       "check", "Check one subject — the library, a shared library (lib:PATH), a program "
                "(cmd:COMMAND...), saved arrays (npy:DIR) — with the accuracy campaign and every "
-               "property; write DIR/report.md and DIR/report.json");
+               "property; write DIR/report.md, DIR/report.html and DIR/report.json");
   sub->add_option("spec", args->first,
                   "The subject: accurate | naive | reference | broken:NAME | lib:PATH[:MAP] | "
                   "'cmd:COMMAND ARGS...' | npy:DIR (docs/subjects.md). A cmd: spec is one "

@@ -262,7 +262,8 @@ std::function<int()> add_merge_command(CLI::App& app) {
   auto args = std::make_shared<Args>();
   CLI::App* sub = app.add_subcommand(
       "merge", "Combine the shard results of `check SPEC --exhaustive --shard K/N` into one "
-               "report, the same as one process gives; write OUT/report.md and OUT/report.json");
+               "report, the same as one process gives; write OUT/report.md, OUT/report.html and "
+               "OUT/report.json");
   sub->add_option("out", args->out, "The report directory to write (as check --out)")->required();
   sub->add_option("shards", args->shards,
                   "The shards' output directories (each holds shard.json), in any order")

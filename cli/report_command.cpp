@@ -1,9 +1,9 @@
 // `gelucheck report [--out DIR] [--seed S] [--points N]` (a contract, docs/cli.md): the main job.
 // Measures the library's two paths and the real peers found in this installation (PyTorch,
 // oneDNN: subject::peer_specs()) against the MPFR reference, with the property suite on each, and
-// writes DIR/report.json, DIR/report.md and the plots (reports/, docs/report.md). The gate counts
-// only the subjects that claim something (the library's accurate path): peers are measured, not
-// gated.
+// writes DIR/report.json, DIR/report.md, DIR/report.html and the plots (reports/,
+// docs/report.md). The gate counts only the subjects that claim something (the library's accurate
+// path): peers are measured, not gated.
 //
 // Exit codes: those of main.cpp (0 ok, 2 usage — a bad option or value, an --out that must not be
 // replaced (gelucheck/output_dir.hpp), a run that does not fit in memory; 3 failure — e.g. --out
@@ -163,7 +163,7 @@ std::function<int()> add_report_command(CLI::App& app) {
                 "of this installation (PyTorch, oneDNN) against the MPFR reference — binary64 and "
                 "binary32 sampled, bfloat16 and binary16 exhaustively, both forms, value and "
                 "derivative — with the tanh-erf gap and the property suite on each; write "
-                "DIR/report.json, DIR/report.md and plots");
+                "DIR/report.json, DIR/report.md, DIR/report.html and plots");
   sub->add_option("--out", args->out,
                   "Directory to write (an existing one is replaced only if empty or a gelucheck "
                   "output holding nothing else; docs/cli.md)")

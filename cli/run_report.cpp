@@ -87,8 +87,8 @@ int finish_report(const report::Report& rep, const RunTargets& t) {
     }
   }
 
-  std::printf("%s: wrote %s/report.md (read this), %s/report.json (schema %s)%s%s%s\n", who,
-              t.out.c_str(), t.out.c_str(), report::kSchema, opt.plots ? " and the plots (*.png)" : "",
+  std::printf("%s: wrote %s/report.html or %s/report.md (read one), %s/report.json (schema %s)%s%s%s\n",
+              who, t.out.c_str(), t.out.c_str(), t.out.c_str(), report::kSchema, opt.plots ? " and the plots (*.png)" : "",
               t.junit.empty() ? "" : ", JUnit XML to ", t.junit.c_str());
   for (const report::SubjectResult& s : rep.subjects) {
     if (opt.properties && s.properties.status != "run")

@@ -9,30 +9,6 @@
 namespace gelucheck::report {
 namespace {
 
-std::string xml(const std::string& s) {
-  std::string o;
-  for (unsigned char c : s) {
-    switch (c) {
-      case '&': o += "&amp;"; break;
-      case '<': o += "&lt;"; break;
-      case '>': o += "&gt;"; break;
-      case '"': o += "&quot;"; break;
-      case '\'': o += "&apos;"; break;
-      default:
-        // XML 1.0 forbids most control characters even escaped: shown as \xNN.
-        if (c < 0x20 && c != '\n' && c != '\t') {
-          static const char* hex = "0123456789abcdef";
-          o += "\\x";
-          o += hex[c >> 4];
-          o += hex[c & 15];
-        } else {
-          o += static_cast<char>(c);
-        }
-    }
-  }
-  return o;
-}
-
 struct Case {
   std::string classname, name, failure, skipped, out;
 };

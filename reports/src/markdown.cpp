@@ -5,32 +5,12 @@
 #include <sstream>
 #include <string>
 
-#include "gelucheck/report.hpp"
+#include "internal.hpp"  // fmt_num, fmt_ulp, kinds_for, op_name_of
 
 namespace gelucheck::report {
 namespace {
 
 using json = nlohmann::ordered_json;
-
-// %.<digits>g, or %.<digits>f when fixed.
-std::string fmt_num(const json& v, int digits = 3, bool fixed = false) {
-  if (v.is_null()) return "–";
-  if (v.is_string()) return v.get<std::string>();
-  char buf[64];
-  if (fixed) std::snprintf(buf, sizeof buf, "%.*f", digits, v.get<double>());
-  else std::snprintf(buf, sizeof buf, "%.*g", digits, v.get<double>());
-  return buf;
-}
-
-// An ulp error: 3 digits, but all 17 when 3 would hide which side of a claim (0.5, 1) it is on:
-// measure() reports a result that is not correctly rounded as at least nextafter(0.5, 1).
-std::string fmt_ulp(const json& v) {
-  std::string s = fmt_num(v);
-  if (v.is_number() && std::strtod(s.c_str(), nullptr) != v.get<double>() &&
-      (std::fabs(v.get<double>() - 0.5) < 1e-3 || std::fabs(v.get<double>() - 1) < 1e-3))
-    s = fmt_num(v, 17);
-  return s;
-}
 
 std::string percent(const json& v) {
   if (v.is_null()) return "–";
@@ -210,27 +190,6 @@ void defect_lines(std::ostringstream& o, const json& sj) {
     if (!d["reproduce_native"].is_null()) o << "; natively: `" << cell(d["reproduce_native"].get<std::string>()) << "`";
     o << "\n";
   }
-}
-
-// The defect kinds that touch one op of a subject ("nan, flush"), for the at-a-glance table.
-std::string kinds_for(const json& sj, const std::string& op) {
-  std::string out;
-  for (const auto& d : sj["defects"])
-    for (const auto& o : d["ops"])
-      if (o.get<std::string>() == op) {
-        const std::string k = d["kind"].get<std::string>();
-        if (out.find(k) == std::string::npos) out += (out.empty() ? "" : ", ") + k;
-      }
-  return out.empty() ? "–" : out;
-}
-
-std::string op_name_of(const json& row) {
-  static const std::pair<const char*, const char*> dt[] = {
-      {"binary64", "f64"}, {"binary32", "f32"}, {"binary16", "f16"}, {"bfloat16", "bf16"}};
-  std::string f = row["format"].get<std::string>();
-  for (const auto& [a, b] : dt)
-    if (f == a) f = b;
-  return row["form"].get<std::string>() + (row["quantity"] == "value" ? ".forward." : ".backward.") + f;
 }
 
 }  // namespace

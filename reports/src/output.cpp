@@ -3,6 +3,8 @@
 // directory gelucheck wrote; a failure or a signal never leaves a half-written report.
 #include "gelucheck/output_dir.hpp"
 
+#include <fstream>
+#include <iterator>
 #include <stdexcept>
 
 #include "internal.hpp"
@@ -19,6 +21,17 @@ std::vector<std::string> write(const Report& r, const std::string& out) {
     w.write_file("report.json", j.dump(2) + "\n");
     w.write_file("report.md", to_markdown(j));
     w.write_file("report-details.md", to_markdown_details(j));
+    // The PNGs were drawn into the writer's directory above: read back to be inlined, so that
+    // report.html is one file that shows everything (a CI artifact viewer opens one file).
+    std::vector<std::pair<std::string, std::string>> pngs;
+    for (const auto& name : j["plots"]) {
+      const std::string path = w.dir() + "/" + name.get<std::string>();
+      std::ifstream in(path, std::ios::binary);
+      if (!in) throw std::runtime_error("cannot read the plot " + path);
+      std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+      pngs.emplace_back(name.get<std::string>(), std::move(bytes));
+    }
+    w.write_file("report.html", to_html(j, pngs));
     w.commit();
   } catch (const output::Refused&) {
     throw;

@@ -89,6 +89,39 @@ std::string property_string(const nlohmann::json& t, const char* key) {
   return v.is_string() ? v.get<std::string>() : v.dump();
 }
 
+// GoogleTest's JSON printer (JsonUnitTestResultPrinter::EscapeJson, 1.12) compares each `char`
+// with ' ' where char is signed, so it writes every byte >= 0x80 of a message as "\u00XX": parsed
+// back, each byte of the UTF-8 has become the code point U+00XX, and "·" (C2 B7) the two
+// characters "Â·" (C3 82 C2 B7) in every report file. This turns such a string back into the bytes
+// the suite wrote. A string holding a code point above U+00FF, or whose bytes would not be UTF-8,
+// did not come from that escaping (a GoogleTest writing UTF-8 as it is) and is kept as it is.
+std::string gtest_bytes(const std::string& s) {
+  std::string bytes;
+  bytes.reserve(s.size());
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    const auto c = static_cast<unsigned char>(s[i]);
+    if (c < 0x80) {
+      bytes += s[i];
+    } else if ((c == 0xC2 || c == 0xC3) && i + 1 < s.size()) {  // U+0080 ... U+00FF
+      bytes += static_cast<char>(((c & 0x03) << 6) | (static_cast<unsigned char>(s[++i]) & 0x3F));
+    } else {
+      return s;
+    }
+  }
+  try {
+    (void)nlohmann::json(bytes).dump();  // throws on bytes that are not UTF-8
+  } catch (const nlohmann::json::type_error&) {
+    return s;
+  }
+  return bytes;
+}
+
+void undo_gtest_byte_escapes(nlohmann::json& j) {
+  if (j.is_string()) j = gtest_bytes(j.get_ref<const std::string&>());
+  else if (j.is_structured())
+    for (auto& v : j) undo_gtest_byte_escapes(v);
+}
+
 }  // namespace
 
 Properties run_properties(const Options& opt, const std::string& spec,
@@ -147,6 +180,7 @@ Properties run_properties(const Options& opt, const std::string& spec,
   nlohmann::json j;
   try {
     j = nlohmann::json::parse(slurp(json_path));
+    undo_gtest_byte_escapes(j);
   } catch (const std::exception& e) {
     p.status = "error";
     p.reason = "exit status " + std::to_string(p.exit_code) + (why.empty() ? "" : " (" + why + ")") +

@@ -24,6 +24,7 @@
 
 #include "gelucheck/common.hpp"
 #include "gelucheck/reference.hpp"
+#include "report_files.hpp"
 
 namespace gelucheck {
 namespace {
@@ -113,6 +114,8 @@ TEST_F(Exhaustive, AnUnknownLibraryWithOneWrongInputIsCaughtAndTheInputNamedInHe
   // Two ulps up from a faithful result: at least 1 ulp from the exact value.
   EXPECT_GE(x["ulp"].get<double>(), 1.0);
   EXPECT_NE(slurp(dir_ / "rep" / "report.md").find("`0x1.19999ap+0` | `0x3f8ccccd`"), std::string::npos);
+  EXPECT_NE(slurp(dir_ / "rep" / "report.html").find("<code>0x1.19999ap+0</code>"), std::string::npos);
+  EXPECT_EQ(testing::report_file_problems({(dir_ / "rep").string()}), "");  // the schema's "exhaustive"
 
   // The neighbouring range without it: every claim holds.
   const Outcome ok = run(std::string("check lib:") + ONE_BAD_LIB +
@@ -148,6 +151,7 @@ TEST_F(Exhaustive, TwoShardsMergedGiveTheReportOfOneProcess) {
   const Outcome m = run("merge merged s2 s1");  // any order
   ASSERT_EQ(m.code, 0) << m.err;
   EXPECT_EQ(report("merged"), report("one"));
+  EXPECT_EQ(testing::report_file_problems({(dir_ / "merged").string()}), "");
 
   // Refused with exit 2: a missing shard, the same shard twice, a shard of another sweep.
   EXPECT_EQ(run("merge bad s1").code, 2);

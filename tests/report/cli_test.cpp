@@ -10,6 +10,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "report_files.hpp"
 #include "shell.hpp"
 
 namespace {
@@ -137,9 +138,10 @@ TEST_F(ReportCli, WritesTheReportAndPlotsAndReplacesAPreviousOne) {
   Result r = run(args);
   ASSERT_EQ(r.code, 0) << r.err;
   EXPECT_NE(r.out.find("report.md"), std::string::npos) << r.out;
-  for (const char* f : {"report.json", "report.md", "ulp_binary64.png", "ulp_binary32.png",
+  for (const char* f : {"report.json", "report.md", "report.html", "ulp_binary64.png", "ulp_binary32.png",
                         "hist_binary64.png", "hist_binary32.png", "gap.png"})
     EXPECT_GT(fs::file_size(out / f), 100u) << f;
+  EXPECT_EQ(gelucheck::testing::report_file_problems({out.string()}), "");
   const auto j = report(out);
   EXPECT_EQ(j["schema"], "gelucheck.report/3");
   EXPECT_EQ(j["config"]["points"], 32);
@@ -170,6 +172,8 @@ TEST_F(ReportCli, CheckAndReportRecordTheSameProvenance) {
     EXPECT_TRUE(c["provenance"][k].is_object()) << k;
   const std::string md = slurp(dir / "c" / "report.md");
   EXPECT_NE(md.find(std::string("Provenance: gelucheck ") + GELUCHECK_EXPECTED_VERSION), std::string::npos);
+  EXPECT_TRUE(fs::exists(dir / "c" / "report.html")) << "check writes report.html as report does";
+  EXPECT_EQ(gelucheck::testing::report_file_problems({(dir / "c").string(), (dir / "r").string()}), "");
 }
 
 TEST_F(ReportCli, GateFailsOnABrokenSubjectAndStillWritesTheReport) {
@@ -186,6 +190,7 @@ TEST_F(ReportCli, GateFailsOnABrokenSubjectAndStillWritesTheReport) {
   for (const auto& row : j["accuracy"])
     if (!row["claim"].is_null()) broken += !row["meets_claim"].get<bool>();
   EXPECT_EQ(broken, 8) << "3 ulps off breaks every accurate function in both formats";
+  EXPECT_EQ(gelucheck::testing::report_file_problems({out.string()}), "");
   // Without --gate the same report exits 0 (it is a report, not a check).
   r = run(base + " --subject broken:away:3");
   EXPECT_EQ(r.code, 0) << r.err;
@@ -221,6 +226,9 @@ TEST_F(ReportCli, PropertiesAreTakenInAndAFailureGates) {
   EXPECT_EQ(t["outcome"], "fail");
   EXPECT_EQ(t["cases"], 7);  // "Falsifiable after 7 tests"
   EXPECT_NE(t["message"].get<std::string>().find("0x1p-1074"), std::string::npos);
+  // The suite's "·" as it wrote it (GoogleTest's JSON escapes each of its bytes: properties.cpp).
+  EXPECT_NE(t["message"].get<std::string>().find("exact dy\u00b7f'(x) ~ 0x1p-1074"), std::string::npos)
+      << t["message"];
   for (const auto& tr : j["lean_traceability"]) {
     if (tr["theorem"] == "Proofs.GeluForm.pdiv_map") {
       EXPECT_EQ(tr["outcome"], "fail");
@@ -236,6 +244,14 @@ TEST_F(ReportCli, PropertiesAreTakenInAndAFailureGates) {
     }
   }
   EXPECT_NE(slurp(out / "report.md").find("0x1p-1074"), std::string::npos);
+  // Every file of it, and check's JUnit XML of the same failure, UTF-8 and not encoded twice.
+  const fs::path junit = dir / "check.xml";
+  r = run("check reference " + fast + " --proptests '" FAKE_PROPTESTS "' --out '" +
+              (dir / "c").string() + "' --junit '" + junit.string() + "'",
+          "FAKE_PROPTESTS_FAIL=1");
+  EXPECT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(slurp(junit).find("dy\u00b7f&apos;(x)"), std::string::npos);
+  EXPECT_EQ(gelucheck::testing::report_file_problems({out.string(), (dir / "c").string(), junit.string()}), "");
 }
 
 TEST_F(ReportCli, AMissingPropertySuiteIsSaidAndGates) {

@@ -11,6 +11,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "report_files.hpp"
 #include "shell.hpp"
 
 namespace {
@@ -32,11 +33,13 @@ class DefectsCli : public ::testing::Test {
     dir = templ;
   }
   void TearDown() override { fs::remove_all(dir); }
-  // `gelucheck check ARGS --out DIR/out`, its report.json.
+  // `gelucheck check ARGS --out DIR/out`, its report.json (its files checked against the schema
+  // and for UTF-8: these are the reports with the most kinds of defect).
   nlohmann::json check(const std::string& args, int want_code) {
     const auto r = gelucheck::testing::shell("'" GELUCHECK_EXE "' check " + args + " --quiet --out '" +
                                              (dir / "out").string() + "'");
     EXPECT_EQ(r.code, want_code) << r.errors;
+    EXPECT_EQ(gelucheck::testing::report_file_problems({(dir / "out").string()}), "");
     return nlohmann::json::parse(slurp(dir / "out" / "report.json"));
   }
   fs::path dir;

@@ -127,7 +127,7 @@ TEST_F(ReportOutput, OurReportIsReplacedButNotWhenSomethingWasAdded) {
   const fs::path marker = box / "r" / ".gelucheck-output";
   ASSERT_TRUE(fs::exists(marker));
   const auto j = nlohmann::json::parse(slurp(marker));
-  EXPECT_EQ(j["files"], (nlohmann::json{"report-details.md", "report.json", "report.md"}));
+  EXPECT_EQ(j["files"], (nlohmann::json{"report-details.md", "report.html", "report.json", "report.md"}));
   EXPECT_EQ(j["written_by"], "gelucheck report");
   // Ours: replaced, nothing left beside it.
   r = report("r", box);

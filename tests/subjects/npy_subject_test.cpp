@@ -27,6 +27,7 @@
 #include "gelucheck/reference.hpp"
 #include "npy_files.hpp"
 #include "npy_subject.hpp"
+#include "scratch_dir.hpp"
 #include "shell.hpp"
 
 namespace gelucheck::subject {
@@ -35,24 +36,8 @@ namespace {
 namespace fs = std::filesystem;
 
 // A fresh directory, removed with everything in it at the end of the test.
-class TempDir {
- public:
-  TempDir() {
-    std::string t = (fs::temp_directory_path() / "gelucheck-npy-XXXXXX").string();
-    if (!mkdtemp(t.data())) throw std::runtime_error("mkdtemp failed");
-    path_ = t;
-  }
-  ~TempDir() {
-    std::error_code ec;
-    fs::remove_all(path_, ec);
-  }
-  TempDir(const TempDir&) = delete;
-  TempDir& operator=(const TempDir&) = delete;
-  const std::string& path() const { return path_; }
-  std::string operator/(const std::string& name) const { return (fs::path(path_) / name).string(); }
-
- private:
-  std::string path_;
+struct TempDir : gelucheck::testing::ScratchDir {
+  TempDir() : ScratchDir("npy") {}
 };
 
 // Writes a version-1.0 .npy file: `encodings` (each in the low bytes) in descr's byte order,

@@ -1,8 +1,9 @@
 // gelucheck/report.hpp — the accuracy report (docs/report.md): a seeded campaign of the library under
 // test (gelu.hpp) against the MPFR reference, the tanh–erf gap, the property suite's outcome, and
-// the writers of report.json (schema gelucheck.report/2, docs/report.md), report.md and plots.
+// the writers of report.json (schema gelucheck.report/2, docs/report.md), report.md, report.html
+// and plots.
 //
-// Data flows one way: reference → campaign → Report → JSON → Markdown; the plots are drawn from
+// Data flows one way: reference → campaign → Report → JSON → Markdown, HTML; the plots are drawn from
 // the per-point data the Report keeps (not written to JSON).
 #pragma once
 
@@ -305,10 +306,15 @@ nlohmann::ordered_json to_json(const Report& r);
 // and the plots; report-details.md: everything else (per-region tables, properties, inputs).
 std::string to_markdown(const nlohmann::ordered_json& j);
 std::string to_markdown_details(const nlohmann::ordered_json& j);
+// report.html, from report.json's content and the PNGs it lists in `plots` (name, bytes), which
+// are inlined: one self-contained page (no network, no script). Throws std::invalid_argument
+// naming what is missing when `j` is not of the schema or a listed plot is not given.
+std::string to_html(const nlohmann::ordered_json& j,
+                    const std::vector<std::pair<std::string, std::string>>& png_files);
 // JUnit XML: per subject a testsuite; a test case per claimed row, per property, per finding.
 std::string to_junit(const Report& r);
 
-// Writes report.json, report.md and (Options::plots) the plots into `out` through
+// Writes report.json, report.md, report.html and (Options::plots) the plots into `out` through
 // output::Writer (gelucheck/output_dir.hpp): into a fresh directory beside `out`, swapped into
 // place when complete; an existing `out` is replaced only when it is empty or a gelucheck output
 // holding nothing but what its marker lists. Throws output::Refused when `out` must not be
