@@ -142,14 +142,15 @@ void unbisected(Job& j, std::size_t b, std::size_t e, const Status& st) {
 }
 
 // Replays input i alone, in a fresh instance of the subject where it has one. The answer's
-// status; its result, when it has one, goes into the evaluation.
-Status replay_alone(Job& j, std::size_t i) {
+// status; with `keep`, its result, when it has one, goes into the evaluation (an input whose
+// call failed but that computes alone has that result).
+Status replay_alone(Job& j, std::size_t i, bool keep) {
   j.s.fresh_start();
   std::vector<double> out;
   std::size_t changed = i;
   Status st = one_call(j, i, i + 1, out, &changed);
   if (failure(st)) ++j.calls[st.kind];
-  if (st.ok() || st.kind == Status::Kind::wrote_input) {
+  if (keep && (st.ok() || st.kind == Status::Kind::wrote_input)) {
     j.ev.y[i] = out[0];
     if (j.ev.failed[i]) --j.ev.failed_count;
     j.ev.failed[i] = false;
@@ -177,7 +178,7 @@ Outcome run(Job& j, std::size_t b, std::size_t e, std::size_t& unexplained_at, b
       return Outcome::explained;
     }
     if (same(j, st.kind, Alone::needs_batch)) return Outcome::explained;
-    const Status alone = replay_alone(j, changed);
+    const Status alone = replay_alone(j, changed, false);  // the batch's results stay
     if (alone.kind == Status::Kind::wrote_input) {
       Finding& f = add(j, st, Alone::reproduces, changed);
       if (!alone.stderr_tail.empty()) f.stderr_tail = alone.stderr_tail;
@@ -202,7 +203,7 @@ Outcome run(Job& j, std::size_t b, std::size_t e, std::size_t& unexplained_at, b
   if (e - b == 1) {
     ++j.bisected;
     mark_failed(j, b, e);
-    const Status alone = replay_alone(j, b);
+    const Status alone = replay_alone(j, b, true);
     if (!failure(alone)) {
       // Computes fine alone: not the cause; its result (alone) is kept.
       if (!top) {

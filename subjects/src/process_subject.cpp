@@ -7,6 +7,7 @@
 #include <chrono>
 #include <cstring>
 #include <optional>
+#include <map>
 #include <set>
 #include <filesystem>
 #include <fstream>
@@ -204,7 +205,7 @@ class ProcessSubject final : public Subject {
       const std::uint64_t b = std::bit_cast<std::uint64_t>(load(c.op.format, c.x, 0));
       suspects_.insert(b);  // worth a probe in the other ops
       if (fresh) {
-        hung_.insert({op_index(c.op), b});
+        hung_[{op_index(c.op), b}] = seconds_text(limit);
         st.message += "; it hung alone in a fresh child: later calls containing it are answered "
                       "without calling";
       }
@@ -263,7 +264,6 @@ class ProcessSubject final : public Subject {
     const Call c{op, x.data(), op.direction == Direction::backward ? dy.data() : nullptr, y.data(),
                  v.size(), 1};
     (void)exchange(c, std::min(opt_.call_timeout_seconds, kCalibrationSeconds));
-    child_calls_ = 0;  // the calibration does not count: a call after it is still a first call
   }
 
   // A call containing an input that hung alone (in a fresh child) in this op: answered
@@ -274,11 +274,13 @@ class ProcessSubject final : public Subject {
     const std::size_t k = op_index(c.op);
     for (std::size_t i = 0; i < c.n; ++i) {
       const double v = load(c.op.format, c.x, i);
-      if (hung_.count({k, std::bit_cast<std::uint64_t>(v)}))
+      const auto h = hung_.find({k, std::bit_cast<std::uint64_t>(v)});
+      if (h != hung_.end())
         return Status::make(Status::Kind::timed_out,
-                            "known to hang at x = " + hexfloat(v) + " (element " +
+                            "known to hang at x = " + hexfloat(v) + ": alone in a fresh child it " +
+                                "gave no answer within " + h->second + "; this call (its element " +
                                 std::to_string(i) + " of " + std::to_string(c.n) +
-                                "): it hung alone in a fresh child earlier; not called again");
+                                ") was not made");
     }
     return std::nullopt;
   }
@@ -432,7 +434,8 @@ class ProcessSubject final : public Subject {
   double any_rate_ = -1;           // the slowest over every op
   // Inputs (op index, the bits of x as a double) that hung alone in a fresh child; values that
   // hung alone in some op; (op, value) probed alone and answered.
-  std::set<std::pair<std::size_t, std::uint64_t>> hung_, cleared_;
+  std::map<std::pair<std::size_t, std::uint64_t>, std::string> hung_;  // → the deadline it missed
+  std::set<std::pair<std::size_t, std::uint64_t>> cleared_;
   std::set<std::uint64_t> suspects_;
 };
 

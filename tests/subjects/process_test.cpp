@@ -421,7 +421,9 @@ TEST(Hostile, EveryFatalSignalEndsTheCallItHappensIn) {
     }
     EXPECT_EQ(ev.failed_count, 1u);
     for (std::size_t i = 0; i < xs.size(); ++i) {
-      if (i != 13) EXPECT_EQ(ev.y[i], xs[i]) << i;
+      if (i != 13) {
+        EXPECT_EQ(ev.y[i], xs[i]) << i;
+      }
     }
   }
   // The same crash at two inputs of one evaluation: one finding, both inputs counted.
@@ -472,6 +474,18 @@ TEST(Hostile, WroteInputWithResultsThroughCmd) {
   EXPECT_NE(st.message.find("changed x[0]"), std::string::npos) << st.message;
   for (int i = 0; i < 3; ++i) EXPECT_EQ(y[i], x[i]) << i;
   EXPECT_TRUE(behave(*s).ok());
+  // Through the harness: one finding for three writing calls, every result measured.
+  HarnessOptions o;
+  o.batch = 2;
+  const std::vector<double> xs = {0.5, 1.5, 2.5, 3.5, 4.5};
+  const Evaluation ev = forward(*s, Form::erf, Format::binary64, xs, o);
+  ASSERT_EQ(ev.findings.size(), 1u);
+  EXPECT_EQ(ev.findings[0].status.kind, K::wrote_input);
+  EXPECT_EQ(ev.findings[0].x, 0.5);  // it says it changed x[0] of each call: the first is 0.5
+  EXPECT_EQ(ev.findings[0].alone, Alone::reproduces);
+  EXPECT_EQ(ev.findings[0].calls, 3u);
+  EXPECT_EQ(ev.failed_count, 0u);
+  for (std::size_t i = 0; i < xs.size(); ++i) EXPECT_EQ(ev.y[i], xs[i]) << i;
 }
 
 TEST(Hostile, ALengthDependentCrashNamesNoInput) {

@@ -2,9 +2,10 @@
 //
 // Every check evaluates a subject through these functions, never through Subject::call directly:
 // they batch, keep private copies of the inputs (a subject that writes into x or dy is caught
-// here: the bits are compared after every call), and turn a failing batch into findings with one
-// input each by bisection — a subject that crashes on one element among 65,536 is found with
-// about 2·16 calls, and the other 65,535 results are still measured.
+// here: the bits are compared after every call), and turn a failing batch into findings by
+// bisection — a subject that crashes on one element among 65,536 is found with about 2·16 calls,
+// and the other 65,535 results are still measured — each confirmed by a replay of its input
+// alone in a fresh instance of the subject, and each misbehaviour of an op reported once.
 #pragma once
 
 #include <cstddef>
@@ -52,7 +53,8 @@ struct Finding {
 struct Evaluation {
   std::vector<double> y;          // results as doubles (values of the format); NaN where failed
   std::vector<bool> failed;       // per element: no result (its call failed, or none was made)
-  std::vector<Finding> findings;  // bisected failures, in input order, at most max_findings
+  std::vector<Finding> findings;  // one per misbehaviour (kind and confirmation), in the order
+                                  // found; the bisection stops after max_findings inputs
   std::size_t failed_count = 0;
   // The op is not provided at all (capabilities) or every call answered unavailable.
   bool unavailable = false;
