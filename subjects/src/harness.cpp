@@ -125,6 +125,19 @@ void keep_batch(Job& j, Finding& f, std::size_t b, std::size_t e, std::size_t po
   f.position = position;
 }
 
+// A needs_batch finding for [b, e): the batch kept, and replayed alone in a fresh instance to
+// say whether it alone reproduces the misbehaviour (its results are not used: they are the parts').
+void needs_batch(Job& j, const Status& st, std::size_t b, std::size_t e, std::size_t position) {
+  Finding& f = add(j, st, Alone::needs_batch, b);
+  keep_batch(j, f, b, e, position);
+  j.s.fresh_start();
+  std::vector<double> out;
+  std::size_t changed = b;
+  const Status again = one_call(j, b, e, out, &changed);
+  f.batch_reproduces = failure(again);
+  if (f.batch_reproduces) ++j.calls[again.kind];
+}
+
 // The call [b, e) failed with st and is not bisected further (the budget is spent): its inputs
 // have no result and count for the finding of that misbehaviour; a new one names no cause.
 void unbisected(Job& j, std::size_t b, std::size_t e, const Status& st) {
@@ -184,8 +197,7 @@ Outcome run(Job& j, std::size_t b, std::size_t e, std::size_t& unexplained_at, b
       if (!alone.stderr_tail.empty()) f.stderr_tail = alone.stderr_tail;
     } else {
       // The element it wrote computes without writing alone: the batch shows the write.
-      Finding& f = add(j, st, Alone::needs_batch, b);
-      keep_batch(j, f, b, e, changed - b);
+      needs_batch(j, st, b, e, changed - b);
     }
     return Outcome::explained;
   }
@@ -211,7 +223,7 @@ Outcome run(Job& j, std::size_t b, std::size_t e, std::size_t& unexplained_at, b
         return Outcome::unexplained;
       }
       // A batch of one that fails only after earlier calls (state): kept as a batch, no cause.
-      if (!same(j, st.kind, Alone::needs_batch)) keep_batch(j, add(j, st, Alone::needs_batch, b), b, e, 0);
+      if (!same(j, st.kind, Alone::needs_batch)) needs_batch(j, st, b, e, 0);
       return Outcome::explained;
     }
     const std::size_t before = j.ev.findings.size();
@@ -233,8 +245,7 @@ Outcome run(Job& j, std::size_t b, std::size_t e, std::size_t& unexplained_at, b
   if (explained && leaf == kNone) return Outcome::explained;
   // Each part alone passed (or failed only at an element that computes fine alone): the failure
   // needs this batch — a length- or state-dependent bug. No input is named as its cause.
-  if (!same(j, st.kind, Alone::needs_batch))
-    keep_batch(j, add(j, st, Alone::needs_batch, b), b, e, leaf == kNone ? kNone : leaf - b);
+  if (!same(j, st.kind, Alone::needs_batch)) needs_batch(j, st, b, e, leaf == kNone ? kNone : leaf - b);
   return Outcome::explained;
 }
 
@@ -296,8 +307,10 @@ std::string describe(const Finding& f) {
          (f.batch_x.size() == 1 ? "" : "s") + " from x = " + hexfloat(f.x) + " (index " +
          std::to_string(f.index) + ")";
     if (f.alone == Finding::Alone::needs_batch) {
-      s += ": no input of it misbehaves alone (a length- or state-dependent bug); the batch "
-           "reproduces it";
+      s += ": no input of it misbehaves alone; ";
+      s += f.batch_reproduces ? "the batch alone does, in a fresh instance (a length-dependent bug)"
+                              : "nor does the batch alone in a fresh instance: it needs the calls "
+                                "before it too (state)";
       if (f.position < f.batch_x.size())
         s += " (the bisection ended at its element " + std::to_string(f.position) + ", x = " +
              hexfloat(f.batch_x[f.position]) + ", which computes fine alone)";

@@ -36,7 +36,7 @@ std::chrono::milliseconds millis(double seconds) {
 
 std::string seconds_text(double s) {
   char buf[32];
-  std::snprintf(buf, sizeof buf, "%g s", s);
+  std::snprintf(buf, sizeof buf, "%.3g s", s);  // a deadline met to the millisecond is noise
   return buf;
 }
 

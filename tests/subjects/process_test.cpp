@@ -507,6 +507,7 @@ TEST(Hostile, ALengthDependentCrashNamesNoInput) {
   const std::string d = describe(f);
   EXPECT_EQ(d.find(" at x = "), std::string::npos) << d;
   EXPECT_NE(d.find("no input of it misbehaves alone"), std::string::npos) << d;
+  EXPECT_TRUE(f.batch_reproduces) << d;
   // Saved for replay: read back element for element; the command names the file.
   const auto dir = std::filesystem::temp_directory_path() /
                    ("gelucheck-batch-" + std::to_string(::getpid()));
@@ -518,6 +519,29 @@ TEST(Hostile, ALengthDependentCrashNamesNoInput) {
     EXPECT_EQ(std::bit_cast<double>(a.elements[i]), f.batch_x[i]) << i;
   EXPECT_NE(replay_command(f, s->spec(), dir.string()).find("erf.f64.eval.txt"), std::string::npos);
   std::filesystem::remove_all(dir);
+}
+
+TEST(Hostile, AStateDependentCrashNamesNoInput) {
+  // Its second call in a process crashes: [0, 2) passes, [2, 4) crashes; bisected, 2.5 passes
+  // (first call of a fresh child) and 3.5 crashes (second), but alone in a fresh child 3.5
+  // computes: neither input is the cause, nor is the batch alone.
+  auto s = open_lib(HOSTILE_LIB, quick());
+  const std::vector<double> xs = {0.5, 1.5, 2.5, 3.5};
+  HarnessOptions o;
+  o.batch = 2;
+  const Evaluation ev = forward(*s, Form::erf, Format::binary32, xs, o);
+  ASSERT_EQ(ev.findings.size(), 1u) << describe(ev.findings[1]);
+  const Finding& f = ev.findings[0];
+  EXPECT_EQ(f.status.kind, K::crashed);
+  EXPECT_EQ(f.alone, Alone::needs_batch);
+  EXPECT_EQ(f.batch_x, (std::vector<double>{2.5, 3.5}));
+  EXPECT_EQ(f.position, 1u);  // where the bisection ended: 3.5, which computes fine alone
+  EXPECT_FALSE(f.batch_reproduces);
+  EXPECT_EQ(ev.failed_count, 0u);
+  for (std::size_t i = 0; i < xs.size(); ++i) EXPECT_EQ(ev.y[i], xs[i]) << i;
+  const std::string d = describe(f);
+  EXPECT_EQ(d.find(" at x = "), std::string::npos) << d;
+  EXPECT_NE(d.find("(state)"), std::string::npos) << d;
 }
 
 TEST(Hostile, AHangAtOneInputInEveryOpCostsDeadlinesOfItsOwnSpeed) {

@@ -48,6 +48,9 @@ struct Finding {
   // ended at when one did fail inside the batch but not alone (npos when every part passed).
   std::vector<double> batch_x, batch_dy;
   std::size_t position = static_cast<std::size_t>(-1);
+  // needs_batch: whether the batch, replayed alone in a fresh instance, misbehaves again (a
+  // length-dependent bug); false when it needs the calls before it too (state).
+  bool batch_reproduces = false;
 };
 
 struct Evaluation {

@@ -15,7 +15,9 @@
  *                           whatever they are: a length-dependent bug, no input its cause
  *   gelu_tanh_backward_f64  dx = dy / 2, right, then stores dx into x (a write into its input)
  *   gelu_erf_backward_f64   dx = dy / 2 (honest, for comparison)
- *   gelu_tanh_f32           loops forever when some x[i] == 2 (a hang at one input) */
+ *   gelu_tanh_f32           loops forever when some x[i] == 2 (a hang at one input)
+ *   gelu_erf_f32            y = x, but crashes (a real SIGSEGV) on its second call in a process,
+ *                           whatever the inputs: a state-dependent bug, no input its cause */
 #include <signal.h>
 #include <stdlib.h>
 #include <unistd.h>
@@ -84,5 +86,11 @@ void gelu_tanh_f32(const float *x, float *y, size_t n) {
     if (x[i] == 2.0f)
       for (volatile int spin = 1; spin;) {
       }
+  for (size_t i = 0; i < n; ++i) y[i] = x[i];
+}
+
+void gelu_erf_f32(const float *x, float *y, size_t n) {
+  static int calls = 0;
+  if (++calls == 2) *(volatile double *)(size_t)zero = 1;
   for (size_t i = 0; i < n; ++i) y[i] = x[i];
 }
