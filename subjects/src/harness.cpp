@@ -128,14 +128,18 @@ void keep_batch(Job& j, Finding& f, std::size_t b, std::size_t e, std::size_t po
 // A needs_batch finding for [b, e): the batch kept, and replayed alone in a fresh instance to
 // say whether it alone reproduces the misbehaviour (its results are not used: they are the parts').
 void needs_batch(Job& j, const Status& st, std::size_t b, std::size_t e, std::size_t position) {
-  Finding& f = add(j, st, Alone::needs_batch, b);
-  keep_batch(j, f, b, e, position);
   j.s.fresh_start();
   std::vector<double> out;
   std::size_t changed = b;
   const Status again = one_call(j, b, e, out, &changed);
-  f.batch_reproduces = failure(again);
-  if (f.batch_reproduces) ++j.calls[again.kind];
+  const bool reproduces = failure(again);
+  if (reproduces) ++j.calls[again.kind];
+  // A call that timed out while each of its parts answered, and that answers when replayed
+  // (under a deadline its parts have since recalibrated), was slow, not hung: no finding.
+  if (st.kind == Status::Kind::timed_out && !reproduces) return;
+  Finding& f = add(j, st, Alone::needs_batch, b);
+  keep_batch(j, f, b, e, position);
+  f.batch_reproduces = reproduces;
 }
 
 // The call [b, e) failed with st and is not bisected further (the budget is spent): its inputs

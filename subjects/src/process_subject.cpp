@@ -6,11 +6,11 @@
 #include <bit>
 #include <chrono>
 #include <cstring>
-#include <optional>
-#include <map>
-#include <set>
 #include <filesystem>
 #include <fstream>
+#include <map>
+#include <optional>
+#include <set>
 #include <stdexcept>
 #include <thread>
 
@@ -66,14 +66,18 @@ std::uintmax_t file_size_or_zero(const std::string& path) {
 
 // A call's deadline is calibrated from the subject's own measured speed, so that a subject that
 // hangs at one input does not cost the full --timeout at every bisection step: kFloor plus
-// kFactor times the slowest time per element measured on that op (or, before the op has been
-// measured, on any op) times n, never above OpenOptions::call_timeout_seconds. kFloor covers the
-// round trip, a fresh child's first call and the scheduling of a loaded machine; kFactor a call
-// slower than the slowest seen so far (a loaded machine, a slower path).
+// kFactor times the slowest time per element measured on that op times n, never above
+// OpenOptions::call_timeout_seconds. kFloor covers the round trip, a fresh child's first call and
+// the scheduling of a loaded machine; kFactor a call slower than the slowest seen so far (a
+// loaded machine, a slower path). An op not measured yet borrows the slowest rate of any op,
+// with kBorrowed more margin (another format or direction may take another path).
 constexpr double kFloorSeconds = 1.0;
 constexpr double kFactor = 10.0;
-// Calls shorter than this do not measure the time per element (their round trip dominates).
+constexpr double kBorrowed = 10.0;
+// Calls of fewer elements do not measure the time per element (their round trip dominates),
+// unless they took longer than kSlowSeconds (then the elements' time does).
 constexpr std::size_t kMinMeasured = 64;
+constexpr double kSlowSeconds = 0.1;
 // The calibration call made when a subject is opened, on ordinary values of its own choosing
 // (1 + k/128, k = 1..kCalibration: exact in every format, none of them a special point), so that
 // even the first real call has a calibrated deadline.
@@ -194,9 +198,9 @@ class ProcessSubject final : public Subject {
     } else {
       st = answer(c, what, bytes, deadline);
     }
-    if (st.ok() && c.n >= kMinMeasured) {
-      const double per = std::chrono::duration<double>(Clock::now() - t0).count() /
-                         static_cast<double>(c.n);
+    const double took = std::chrono::duration<double>(Clock::now() - t0).count();
+    if (st.ok() && c.n > 0 && (c.n >= kMinMeasured || took > kSlowSeconds)) {
+      const double per = took / static_cast<double>(c.n);
       double& r = rate_[op_index(c.op)];
       r = std::max(r, per);
       any_rate_ = std::max(any_rate_, per);
@@ -246,7 +250,7 @@ class ProcessSubject final : public Subject {
   // The deadline of a call of n elements of op, in seconds (kFloorSeconds, kFactor above).
   double deadline_seconds(const Op& op, std::size_t n) const {
     const double own = rate_[op_index(op)];
-    const double r = own >= 0 ? own : any_rate_;
+    const double r = own >= 0 ? own : any_rate_ * kBorrowed;
     if (r < 0) return opt_.call_timeout_seconds;
     return std::min(opt_.call_timeout_seconds,
                     kFloorSeconds + kFactor * r * static_cast<double>(n));

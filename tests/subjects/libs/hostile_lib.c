@@ -17,9 +17,12 @@
  *   gelu_erf_backward_f64   dx = dy / 2 (honest, for comparison)
  *   gelu_tanh_f32           loops forever when some x[i] == 2 (a hang at one input)
  *   gelu_erf_f32            y = x, but crashes (a real SIGSEGV) on its second call in a process,
- *                           whatever the inputs: a state-dependent bug, no input its cause */
+ *                           whatever the inputs: a state-dependent bug, no input its cause
+ *   gelu_erf_backward_f32   dx = dy, honest but slow: 20 ms per element (far slower than the
+ *                           op the deadlines were first calibrated on) */
 #include <signal.h>
 #include <stdlib.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "gelucheck/subject_abi.h"
@@ -93,4 +96,13 @@ void gelu_erf_f32(const float *x, float *y, size_t n) {
   static int calls = 0;
   if (++calls == 2) *(volatile double *)(size_t)zero = 1;
   for (size_t i = 0; i < n; ++i) y[i] = x[i];
+}
+
+void gelu_erf_backward_f32(const float *x, const float *dy, float *dx, size_t n) {
+  (void)x;
+  const struct timespec pause = {0, 20000000};
+  for (size_t i = 0; i < n; ++i) {
+    nanosleep(&pause, NULL);
+    dx[i] = dy[i];
+  }
 }
