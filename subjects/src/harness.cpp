@@ -175,6 +175,9 @@ Status replay_alone(Job& j, std::size_t i, bool keep) {
   return st;
 }
 
+// What a call's evaluation says about a failure of the call containing it: none here (passed;
+// a write into the inputs or unavailable inputs explain no crash), a finding or a count of it
+// (explained), or an input that failed in the batch but not alone (unexplained).
 enum class Outcome { passed, explained, unexplained };
 
 // Evaluates [b, e); a failure is bisected (while the budget lasts) to the inputs that show it,
@@ -192,9 +195,9 @@ Outcome run(Job& j, std::size_t b, std::size_t e, std::size_t& unexplained_at, b
     // Its results are measured; the write is confirmed on the element it changed, alone.
     if (Finding* f = same(j, st.kind, Alone::reproduces)) {
       if (f->more_x.size() < kMoreInputs && changed != f->index) f->more_x.push_back(j.xs[changed]);
-      return Outcome::explained;
+      return Outcome::passed;
     }
-    if (same(j, st.kind, Alone::needs_batch)) return Outcome::explained;
+    if (same(j, st.kind, Alone::needs_batch)) return Outcome::passed;
     const Status alone = replay_alone(j, changed, false);  // the batch's results stay
     if (alone.kind == Status::Kind::wrote_input) {
       Finding& f = add(j, st, Alone::reproduces, changed);
@@ -203,13 +206,13 @@ Outcome run(Job& j, std::size_t b, std::size_t e, std::size_t& unexplained_at, b
       // The element it wrote computes without writing alone: the batch shows the write.
       needs_batch(j, st, b, e, changed - b);
     }
-    return Outcome::explained;
+    return Outcome::passed;
   }
   if (st.kind == Status::Kind::unavailable) {
     // Not a misbehaviour: the subject cannot answer these inputs (saved arrays without them).
     mark_failed(j, b, e);
     if (j.ev.unavailable_why.empty()) j.ev.unavailable_why = st.message;
-    return Outcome::explained;
+    return Outcome::passed;
   }
   ++j.calls[st.kind];
   if (j.bisected >= j.o.max_findings) {  // budget spent: counted, not bisected

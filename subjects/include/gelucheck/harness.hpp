@@ -38,7 +38,9 @@ struct Finding {
                   // x names no cause, the batch below shows it
   };
   Alone alone = Alone::not_tried;
-  std::size_t calls = 1;    // the subject's calls that ended this way (bisection steps included)
+  std::size_t calls = 1;    // calls of this op answered with this kind in the evaluation: the
+                            // batches, bisection steps and replays (a hang remembered by the
+                            // subject is answered without calling it)
   std::size_t inputs = 0;   // inputs left without a result by this misbehaviour (0: a write into
                             // the inputs, whose results are measured)
   std::vector<double> more_x;  // the next inputs it was found at after x, in order (a few)
