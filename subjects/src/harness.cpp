@@ -335,6 +335,22 @@ std::string describe(const Finding& f) {
   return s;
 }
 
+void merge(std::vector<Finding>& into, Finding f) {
+  for (Finding& g : into) {
+    if (!(g.op == f.op) || g.status.kind != f.status.kind || g.alone != f.alone) continue;
+    g.calls += f.calls;
+    g.inputs += f.inputs;
+    if (g.batch_x.empty()) {  // a batch's first x names no input: only named inputs are listed
+      std::vector<double> xs{f.x};
+      xs.insert(xs.end(), f.more_x.begin(), f.more_x.end());
+      for (double x : xs)
+        if (g.more_x.size() < kMoreInputs) g.more_x.push_back(x);
+    }
+    return;
+  }
+  into.push_back(std::move(f));
+}
+
 std::vector<std::string> save_batch(const Finding& f, const std::string& dir) {
   if (f.batch_x.empty())
     throw std::invalid_argument("save_batch: the finding (" + describe(f) + ") carries no batch");

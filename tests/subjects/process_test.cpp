@@ -434,6 +434,16 @@ TEST(Hostile, EveryFatalSignalEndsTheCallItHappensIn) {
   ASSERT_EQ(two.findings[0].more_x.size(), 1u);
   EXPECT_EQ(two.findings[0].more_x[0], 102.0);
   EXPECT_GT(two.findings[0].calls, 2u);  // the batch, the bisection's steps, the replays
+  // Another evaluation's finding of the same misbehaviour folds into it; another kind does not.
+  std::vector<Finding> all = two.findings;
+  merge(all, two.findings[0]);
+  ASSERT_EQ(all.size(), 1u);
+  EXPECT_EQ(all[0].inputs, 4u);
+  EXPECT_EQ(all[0].more_x.size(), 3u);  // 102 again, and its own more_x
+  Finding other = two.findings[0];
+  other.status.kind = K::timed_out;
+  merge(all, other);
+  EXPECT_EQ(all.size(), 2u);
 }
 
 TEST(Hostile, TheStderrQuotedIsThatOfTheCall) {

@@ -89,6 +89,11 @@ Evaluation evaluate(Subject& s, Function f, Format fmt, std::span<const double> 
 // (reproduces alone in a fresh process)"; with the counts when it is more than one input or call.
 std::string describe(const Finding& f);
 
+// Folds a finding of another evaluation (a later chunk of the campaign, another property) into
+// `into`: one with the same op, kind and confirmation takes its counts (calls, inputs) and its
+// inputs into more_x (a few); otherwise it is appended. Give f.index in the caller's numbering.
+void merge(std::vector<Finding>& into, Finding f);
+
 // A needs_batch finding's batch saved for replay: FORM.DT.x.npy (and FORM.DT.dy.npy for a
 // backward) in `dir` (created if missing), the layout of an npy: directory (docs/subjects.md,
 // "Saved arrays") in the op's format, plus FORM.DT.eval.txt, the batch as `gelucheck eval --bits`
