@@ -328,13 +328,18 @@ class Evaluator {
         misbehaved_ = true;
       }
       if (ev.failed[i]) {
+        // One misbehaviour is one finding, said at its first input; the others it left without
+        // a result point to it.
+        const subject::Finding* same = nullptr;
+        for (const subject::Finding& f : ev.findings)
+          if (!same && f.inputs > 0) same = &f;
         if (!finding[i])
           say("gelucheck eval: line " + std::to_string(e.lineno) + ": " + s_.spec() +
               ": no result for " + subject::op_name(op()) + " at x = " + hexfloat(xs_[i]) +
               (backward_ ? ", dy = " + hexfloat(dys_[i]) : std::string()) + ": " +
-              (!ev.unavailable_why.empty()
-                   ? ev.unavailable_why
-                   : "its batch failed and the findings of this chunk were spent") + "\n");
+              (!ev.unavailable_why.empty() ? ev.unavailable_why
+               : same ? "its call failed: " + subject::describe(*same)
+                      : "its batch failed and the findings of this chunk were spent") + "\n");
         misbehaved_ = true;
         continue;
       }

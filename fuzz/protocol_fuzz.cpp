@@ -6,7 +6,8 @@
 //  - a parsed handshake formats back to a line (no '\n') that parses to the same handshake;
 //  - a parsed request formats back to a line that parses to the same request, and its payload
 //    size is within the protocol's limits;
-//  - a parsed answer's kind and count survive format → parse; an "ok" count is at most
+//  - a parsed answer's kind and count survive format → parse; an "ok" count (also in "ok N
+//    wrote_input MESSAGE") is at most
 //    kMaxElements; a formatted answer is one line.
 #include <cstddef>
 #include <cstdint>
@@ -63,7 +64,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         require(!why.empty());
         break;
       }
-      if (a->kind == protocol::Answer::Kind::ok) require(a->n <= protocol::kMaxElements);
+      if (a->kind == protocol::Answer::Kind::ok || a->kind == protocol::Answer::Kind::ok_wrote_input)
+        require(a->n <= protocol::kMaxElements);
       const std::string again = protocol::format_answer(*a);
       require(again.find('\n') == std::string::npos);
       const auto a2 = protocol::parse_answer(again, why);

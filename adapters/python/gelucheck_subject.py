@@ -20,7 +20,8 @@ Ops are named FORM.DIRECTION.DT: FORM tanh | erf, DIRECTION forward (f(x) -> y) 
 return have the dtype of DT: float64, float32, float16, and for bf16 uint16 bit patterns (numpy has
 no bfloat16; bf16_bits_to_f32 and f32_to_bf16_bits convert). A function that raises is reported as
 a failure of that call (the message of the exception), one that writes into its arguments as
-"wrote_input"; neither ends the server, but gelucheck restarts it before the next call.
+"wrote_input" (with its results, when it returned valid ones: they are measured all the same);
+neither ends the server, but gelucheck restarts it before the next call.
 
 print() inside the functions is safe: while serve() runs, sys.stdout goes to stderr, which
 gelucheck keeps in a log and quotes when something goes wrong.
@@ -121,7 +122,9 @@ def _laid_out(a, stride):
 
 
 def _evaluate(fn, op, x, dy, stride):
-    """Calls fn; returns ("ok", bytes) | ("error", message) | ("wrote_input", message)."""
+    """Calls fn; returns ("ok", bytes) | ("error", message) | ("wrote_input", message) |
+    ("ok_wrote_input", (bytes, message)): a write into x or dy, with results of the right dtype
+    and shape, which gelucheck measures all the same."""
     dt = x.dtype
     args = [_laid_out(x, stride)] + ([] if dy is None else [_laid_out(dy, stride)])
     before = [a.tobytes() for a in args]
@@ -130,12 +133,17 @@ def _evaluate(fn, op, x, dy, stride):
     except Exception as e:  # the subject's own failure: reported, not fatal
         traceback.print_exc(file=sys.stderr)
         return "error", "%s: %s" % (type(e).__name__, e)
+    wrote = None
     for name, a, b in zip(("x", "dy"), args, before):
-        if a.tobytes() != b:
+        if a.tobytes() != b and wrote is None:
             changed = np.nonzero(np.frombuffer(a.tobytes(), dtype=dt) != np.frombuffer(b, dtype=dt))[0]
             where = int(changed[0]) if len(changed) else 0
-            return "wrote_input", "%s changed %s[%d]" % (op, name, where)
+            wrote = "%s changed %s[%d]" % (op, name, where)
     r = np.asarray(r)
+    if wrote is not None:
+        if r.dtype != dt or r.shape != (len(x),):
+            return "wrote_input", wrote  # no usable results: the bare answer
+        return "ok_wrote_input", (np.ascontiguousarray(r, dtype=dt).tobytes(), wrote)
     if r.dtype != dt:
         return "error", "%s returned dtype %s, not %s%s" % (
             op, r.dtype, dt.name, " (bfloat16 bit patterns: use f32_to_bf16_bits)" if op.endswith("bf16") else "")
@@ -188,5 +196,8 @@ def serve(ops, name="python", strided=False):
             kind, out = _evaluate(ops[op], op, x, dy, stride)
         if kind == "ok":
             wire_out.write(b"ok %d\n" % n + out)
+        elif kind == "ok_wrote_input":
+            data, message = out
+            wire_out.write(("ok %d wrote_input %s\n" % (n, _one_line(message))).encode("ascii", "replace") + data)
         else:
             wire_out.write(("%s %s\n" % (kind, _one_line(out))).encode("ascii", "replace"))

@@ -27,6 +27,20 @@
 #include <stdexcept>
 
 namespace gelucheck::cleanup {
+
+void die_by_signal(int sig) {
+  struct sigaction dfl {};
+  dfl.sa_handler = SIG_DFL;
+  sigemptyset(&dfl.sa_mask);
+  sigaction(sig, &dfl, nullptr);
+  sigset_t set;
+  sigemptyset(&set);
+  sigaddset(&set, sig);
+  pthread_sigmask(SIG_UNBLOCK, &set, nullptr);
+  raise(sig);
+  _exit(128 + sig);  // not reached for a signal whose default action ends the process
+}
+
 namespace {
 
 // Enough for every child and temporary path one run has at a time (a report: one property suite
@@ -140,17 +154,7 @@ extern "C" void on_signal(int sig) {
   write_str(abbrev ? abbrev : "?");
   write_str("; child processes killed, temporary files removed\n");
 
-  // End by the same signal, so that the parent sees how we ended (a shell: 128 + signal).
-  struct sigaction dfl {};
-  dfl.sa_handler = SIG_DFL;
-  sigemptyset(&dfl.sa_mask);
-  sigaction(sig, &dfl, nullptr);
-  sigset_t set;
-  sigemptyset(&set);
-  sigaddset(&set, sig);
-  pthread_sigmask(SIG_UNBLOCK, &set, nullptr);
-  raise(sig);
-  _exit(128 + sig);
+  die_by_signal(sig);  // so that the parent sees how we ended
 }
 
 std::string read_text(const std::string& path) {

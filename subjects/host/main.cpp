@@ -4,18 +4,24 @@
 //
 // What it guards against, beyond the crash itself:
 //  - inputs written: x and dy are copied before the call and compared after it (byte for byte);
-//    a difference is answered "wrote_input" with the first changed element;
+//    a difference is answered "ok N wrote_input MESSAGE" with the first changed element, and the
+//    results follow (they are measured all the same);
 //  - writes (or reads) past the end: each array ends where an unmapped page begins, so touching
 //    element n faults; the SIGSEGV handler says which array's end was crossed, then dies by the
 //    signal as it would have;
+//  - every fatal signal (SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT, SIGTRAP, SIGSYS), real or
+//    raised by the library itself, is said on stderr and ends the host by that signal, so the
+//    call it happened in is the one that crashed; so does an exit() or _exit() mid-call;
 //  - elements left unwritten: the output array is filled with all-one bits (a NaN in every
 //    format) before each call, so an unwritten element reads as NaN, never as a stale result;
 //  - stray output: the library's stdout is sent to stderr (the protocol keeps the original
 //    stdout), so a debug printf cannot corrupt an answer.
 #include <dlfcn.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <signal.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include <bit>
@@ -26,6 +32,7 @@
 #include <string>
 #include <vector>
 
+#include "gelucheck/cleanup.hpp"
 #include "gelucheck/subject.hpp"
 #include "gelucheck/subject_abi.h"
 #include "lib_map.hpp"
@@ -97,37 +104,81 @@ void say_hex(std::uintptr_t v) {
   say(buf);
 }
 
-void on_fault(int sig, siginfo_t* info, void*) {
-  say("gelucheck-subject-host: ");
-  say(sig == SIGSEGV ? "SIGSEGV" : "SIGBUS");
+// The signals that end a call of the library: the faults, and what abort() and assert() raise.
+// Each ends the host by that signal, whether the kernel sent it for a real fault or the library
+// raised it itself (raise(), kill()) — a handler that returned from a raised signal would let the
+// library go on, and its next crash would land in a later call, at inputs that compute fine.
+constexpr int kFatal[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT, SIGTRAP, SIGSYS};
+
+// The main thread's stack (lowest address) and the size reserved below it for its growth, to tell
+// a stack overflow from another fault.
+std::uintptr_t g_stack_low = 0;
+
+void on_fatal(int sig, siginfo_t* info, void*) {
+  const char* abbrev = sigabbrev_np(sig);
+  say("gelucheck-subject-host: SIG");
+  say(abbrev ? abbrev : "?");
   say(" in ");
-  say(g_symbol);
+  say(g_symbol[0] ? g_symbol : "the host, outside any call of the library");
   const void* a = info->si_addr;
-  if (g_out.guards(a))
-    say(": access beyond the last element of the output array");
-  else if (g_x.guards(a))
-    say(": access beyond the last element of x");
-  else if (g_dy.guards(a))
-    say(": access beyond the last element of dy");
-  say(" (address ");
-  say_hex(reinterpret_cast<std::uintptr_t>(a));
-  say(")\n");
-  // SA_RESETHAND restored the default action: returning re-runs the faulting access, which now
-  // ends the process by the signal, as if no handler had been there.
+  const auto addr = reinterpret_cast<std::uintptr_t>(a);
+  if (info->si_code <= 0) {
+    // SI_USER, SI_TKILL, SI_QUEUE: sent, not a fault of the instruction at hand.
+    say(": raised by raise(), kill() or abort()");
+  } else if (sig == SIGSEGV || sig == SIGBUS) {
+    if (g_out.guards(a))
+      say(": access beyond the last element of the output array");
+    else if (g_x.guards(a))
+      say(": access beyond the last element of x");
+    else if (g_dy.guards(a))
+      say(": access beyond the last element of dy");
+    else if (g_stack_low && addr < g_stack_low + (std::uintptr_t{1} << 16) &&
+             addr + (std::uintptr_t{1} << 20) > g_stack_low)
+      say(": the stack overflowed (an access at its end)");
+    say(" (address ");
+    say_hex(addr);
+    say(")");
+  } else {
+    say(" (at ");
+    say_hex(addr);
+    say(")");
+  }
+  say("\n");
+  // Die by the signal itself, so that gelucheck reads how the call ended.
+  cleanup::die_by_signal(sig);
 }
 
-void install_fault_handler() {
+// A library that calls exit() during a call ends the host with whatever status it chose (0
+// included); this says so in the log, which gelucheck quotes with the crash.
+void on_exit_during_call() {
+  if (!g_symbol[0]) return;
+  say("gelucheck-subject-host: ");
+  say(g_symbol);
+  say(" called exit() during a call\n");
+}
+
+void install_fatal_handlers() {
+  // No core files from an untrusted library's crashes (one per bisection step otherwise).
+  const rlimit no_core{0, 0};
+  setrlimit(RLIMIT_CORE, &no_core);
+  pthread_attr_t attr;
+  if (pthread_getattr_np(pthread_self(), &attr) == 0) {
+    void* low = nullptr;
+    std::size_t size = 0;
+    if (pthread_attr_getstack(&attr, &low, &size) == 0) g_stack_low = reinterpret_cast<std::uintptr_t>(low);
+    pthread_attr_destroy(&attr);
+  }
   static std::vector<char> stack(1 << 16);  // the fault may come from a blown stack
   stack_t ss{};
   ss.ss_sp = stack.data();
   ss.ss_size = stack.size();
   sigaltstack(&ss, nullptr);
   struct sigaction sa {};
-  sa.sa_sigaction = on_fault;
-  sa.sa_flags = SA_SIGINFO | SA_RESETHAND | SA_ONSTACK;
+  sa.sa_sigaction = on_fatal;
+  sa.sa_flags = SA_SIGINFO | SA_ONSTACK;
   sigemptyset(&sa.sa_mask);
-  sigaction(SIGSEGV, &sa, nullptr);
-  sigaction(SIGBUS, &sa, nullptr);
+  for (int sig : kFatal) sigaction(sig, &sa, nullptr);
+  std::atexit(on_exit_during_call);
 }
 
 // The protocol's own stdin/stdout, moved off fds 0 and 1 so that the library cannot reach them.
@@ -317,7 +368,7 @@ int main(int argc, char** argv) {
     hs.name += "; withdrawn by the library on this machine:";
     for (const std::string& w : withdrawn) hs.name += " " + w;
   }
-  install_fault_handler();
+  install_fatal_handlers();
   wire.send_line(protocol::format_handshake(hs));
 
   std::string line, why;
@@ -364,10 +415,13 @@ int main(int argc, char** argv) {
     if (i != std::string::npos) {
       const double was = load(req->op.format, bwd && which[0] == 'd' ? dy0.data() : x0.data(), i);
       const double now = load(req->op.format, which[0] == 'd' ? dy : x, i);
+      // The results were computed before (or while) the input was written: still the library's
+      // answer for these inputs, so they travel with the finding and are measured.
       wire.send_line(protocol::format_answer(
-          {protocol::Answer::Kind::wrote_input, 0,
+          {protocol::Answer::Kind::ok_wrote_input, req->n,
            e.symbol + " changed " + which + "[" + std::to_string(i) + "] from " + hexfloat(was) +
                " to " + hexfloat(now)}));
+      wire.send(out, bytes);
       continue;
     }
     wire.send_line(protocol::format_answer({protocol::Answer::Kind::ok, req->n, {}}));

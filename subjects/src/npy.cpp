@@ -316,3 +316,39 @@ Array read_file(const std::string& path) {
 }
 
 }  // namespace gelucheck::npy
+
+namespace gelucheck::npy {
+
+std::vector<std::uint8_t> format(Type t, std::span<const std::uint64_t> elements) {
+  static constexpr const char* kDescr[] = {"<f8", "<f4", "<f2", "<u2"};
+  std::string header = std::string("{'descr': '") + kDescr[static_cast<int>(t)] +
+                       "', 'fortran_order': False, 'shape': (" + std::to_string(elements.size()) +
+                       ",), }";
+  // Version 1.0: magic, version, a 2-byte length; the header padded with blanks and ending in
+  // '\n' so that the data start on a multiple of 64 bytes (numpy.lib.format's alignment).
+  const std::size_t unpadded = kMagicSize + 2 + 2 + header.size() + 1;
+  header.append((64 - unpadded % 64) % 64, ' ');
+  header += '\n';
+  std::vector<std::uint8_t> out(kMagic, kMagic + kMagicSize);
+  out.push_back(1);
+  out.push_back(0);
+  out.push_back(static_cast<std::uint8_t>(header.size() & 0xff));
+  out.push_back(static_cast<std::uint8_t>(header.size() >> 8));
+  out.insert(out.end(), header.begin(), header.end());
+  const std::size_t size = type_size(t);
+  for (std::uint64_t v : elements)
+    for (std::size_t k = 0; k < size; ++k) out.push_back(static_cast<std::uint8_t>(v >> (8 * k)));
+  return out;
+}
+
+void write_file(const std::string& path, Type t, std::span<const std::uint64_t> elements) {
+  const std::vector<std::uint8_t> bytes = format(t, elements);
+  const std::unique_ptr<std::FILE, int (*)(std::FILE*)> f(std::fopen(path.c_str(), "wb"),
+                                                          &std::fclose);
+  if (!f) throw Error(path + ": cannot create: " + std::strerror(errno));
+  if (std::fwrite(bytes.data(), 1, bytes.size(), f.get()) != bytes.size() ||
+      std::fflush(f.get()) != 0)
+    throw Error(path + ": cannot write: " + std::strerror(errno));
+}
+
+}  // namespace gelucheck::npy

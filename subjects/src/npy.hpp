@@ -1,4 +1,4 @@
-// npy.hpp — a strict reader of NumPy's .npy files, enough for the element types gelucheck's
+// npy.hpp — a strict reader (and a plain writer) of NumPy's .npy files, enough for the element types gelucheck's
 // formats travel in. The format (numpy.lib.format, versions 1.0, 2.0 and 3.0):
 //
 //   "\x93NUMPY" major minor   6 + 2 bytes
@@ -48,6 +48,12 @@ struct Array {
 Array parse(std::span<const std::uint8_t> bytes);
 // Reads and parses a file; the Error's message starts with the path ("DIR/x.npy: truncated ...").
 Array read_file(const std::string& path);
+
+// A one-dimensional little-endian array of `elements` (each an encoding in the low 8·type_size
+// bits), as numpy.save writes it (format 1.0), and the same written to a file (Error on failure).
+// parse() reads it back element for element.
+std::vector<std::uint8_t> format(Type t, std::span<const std::uint64_t> elements);
+void write_file(const std::string& path, Type t, std::span<const std::uint64_t> elements);
 
 // The shape as Python writes it: "()", "(5,)", "(2, 3)".
 std::string shape_text(const std::vector<std::size_t>& shape);

@@ -2,10 +2,15 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <bit>
 #include <chrono>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <map>
+#include <optional>
+#include <set>
 #include <stdexcept>
 #include <thread>
 
@@ -31,22 +36,57 @@ std::chrono::milliseconds millis(double seconds) {
 
 std::string seconds_text(double s) {
   char buf[32];
-  std::snprintf(buf, sizeof buf, "%g s", s);
+  std::snprintf(buf, sizeof buf, "%.3g s", s);  // a deadline met to the millisecond is noise
   return buf;
 }
 
-// The last lines of a log file, as one line for a message ("" when empty or unreadable).
-std::string log_tail(const std::string& path) {
+// The last lines a log file received after byte `from`, as one line for a message ("" when
+// nothing came or the file is unreadable): what the child said during one call, not before it.
+std::string log_tail(const std::string& path, std::uintmax_t from = 0) {
   std::ifstream in(path, std::ios::binary);
   if (!in) return {};
   in.seekg(0, std::ios::end);
   const std::streamoff size = in.tellg();
+  const auto start = static_cast<std::streamoff>(from);
+  if (size <= start) return {};
   constexpr std::streamoff kTail = 2000;  // enough for a traceback's last frames or a sanitizer line
-  in.seekg(size > kTail ? size - kTail : 0);
+  const bool cut = size - start > kTail;
+  in.seekg(cut ? size - kTail : start);
   std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   while (!text.empty() && (text.back() == '\n' || text.back() == ' ')) text.pop_back();
   if (text.empty()) return {};
-  return (size > kTail ? "..." : "") + protocol::one_line(text, 2 * kTail);
+  return (cut ? "..." : "") + protocol::one_line(text, 2 * kTail);
+}
+
+std::uintmax_t file_size_or_zero(const std::string& path) {
+  std::error_code ec;
+  const std::uintmax_t n = fs::file_size(path, ec);
+  return ec ? 0 : n;
+}
+
+// A call's deadline is calibrated from the subject's own measured speed, so that a subject that
+// hangs at one input does not cost the full --timeout at every bisection step: kFloor plus
+// kFactor times the slowest time per element measured on that op times n, never above
+// OpenOptions::call_timeout_seconds. kFloor covers the round trip, a fresh child's first call and
+// the scheduling of a loaded machine; kFactor a call slower than the slowest seen so far (a
+// loaded machine, a slower path). An op not measured yet borrows the slowest rate of any op,
+// with kBorrowed more margin (another format or direction may take another path).
+constexpr double kFloorSeconds = 1.0;
+constexpr double kFactor = 10.0;
+constexpr double kBorrowed = 10.0;
+// Calls of fewer elements do not measure the time per element (their round trip dominates),
+// unless they took longer than kSlowSeconds (then the elements' time does).
+constexpr std::size_t kMinMeasured = 64;
+constexpr double kSlowSeconds = 0.1;
+// The calibration call made when a subject is opened, on ordinary values of its own choosing
+// (1 + k/128, k = 1..kCalibration: exact in every format, none of them a special point), so that
+// even the first real call has a calibrated deadline.
+constexpr std::size_t kCalibration = 127;
+constexpr double kCalibrationSeconds = 10;
+
+std::size_t op_index(const Op& op) {
+  const std::vector<Op>& all = all_ops();
+  return static_cast<std::size_t>(std::find(all.begin(), all.end(), op) - all.begin());
 }
 
 class ProcessSubject final : public Subject {
@@ -68,6 +108,8 @@ class ProcessSubject final : public Subject {
       throw SpecError(SpecError::Kind::unavailable,
                       spec_ + ": its handshake provides no op (\"" + hs_.name + "\")");
     }
+    rate_.assign(all_ops().size(), -1);
+    calibrate();
   }
   ~ProcessSubject() override {
     if (child_) {
@@ -108,6 +150,25 @@ class ProcessSubject final : public Subject {
     if (c.stride > 1 && !hs_.strided)
       return Status::make(Status::Kind::unavailable, "the subject does not take strides");
 
+    if (const auto known = known_hang(c)) return *known;
+    if (const auto probed = probe_suspects(c)) return *probed;
+    return exchange(c, deadline_seconds(c.op, c.n));
+  }
+
+  bool fresh_start() override {
+    if (child_) {
+      child_->kill();
+      child_.reset();
+    }
+    return true;
+  }
+
+ private:
+  // One call through the child, with a deadline of `limit` seconds: restarts the child if there
+  // is none, measures the call's speed on success, and remembers an input that hung alone in a
+  // fresh child.
+  Status exchange(const Call& c, double limit) {
+    const bool backward = c.op.direction == Direction::backward;
     const std::string what = op_name(c.op) + " of " + std::to_string(c.n) + " element" +
                              (c.n == 1 ? "" : "s");
     if (!child_) {
@@ -119,16 +180,46 @@ class ProcessSubject final : public Subject {
                         "first (" + protocol::format_handshake(hs_now_) + ")");
       }
     }
+    const bool fresh = child_calls_ == 0;
+    ++child_calls_;
+    limit_ = limit;
+    log_mark_ = file_size_or_zero(log_);  // what the child says from here on is this call's
 
-    const auto deadline = Clock::now() + millis(opt_.call_timeout_seconds);
+    const auto t0 = Clock::now();
+    const auto deadline = t0 + millis(limit);
     const protocol::Request req{false, c.op, c.n, c.stride};
     const std::string line = protocol::format_request(req) + "\n";
     const std::size_t bytes = c.n * element_size(c.op.format);
+    Status st;
     if (!child_->write_all(line.data(), line.size(), deadline) ||
         !child_->write_all(c.x, bytes, deadline) ||
-        (backward && !child_->write_all(c.dy, bytes, deadline)))
-      return io_failure("while sending " + what);
+        (backward && !child_->write_all(c.dy, bytes, deadline))) {
+      st = io_failure("while sending " + what);
+    } else {
+      st = answer(c, what, bytes, deadline);
+    }
+    const double took = std::chrono::duration<double>(Clock::now() - t0).count();
+    if (st.ok() && c.n > 0 && (c.n >= kMinMeasured || took > kSlowSeconds)) {
+      const double per = took / static_cast<double>(c.n);
+      double& r = rate_[op_index(c.op)];
+      r = std::max(r, per);
+      any_rate_ = std::max(any_rate_, per);
+    }
+    if (st.kind == Status::Kind::timed_out && c.n == 1) {
+      const std::uint64_t b = std::bit_cast<std::uint64_t>(load(c.op.format, c.x, 0));
+      suspects_.insert(b);  // worth a probe in the other ops
+      if (fresh) {
+        hung_[{op_index(c.op), b}] = seconds_text(limit);
+        st.message += "; it hung alone in a fresh child: later calls containing it are answered "
+                      "without calling";
+      }
+    }
+    return st;
+  }
 
+  // Reads the answer to a request whose payload has been sent.
+  Status answer(const Call& c, const std::string& what, std::size_t bytes,
+                Clock::time_point deadline) {
     std::string answer;
     if (!child_->read_line(answer, deadline, protocol::kMaxLine))
       return io_failure("while waiting for the answer to " + what);
@@ -140,21 +231,90 @@ class ProcessSubject final : public Subject {
         return lose(Status::Kind::failed, what + ": " + protocol::one_line(a->message));
       case protocol::Answer::Kind::wrote_input:
         return lose(Status::Kind::wrote_input, what + ": " + protocol::one_line(a->message));
-      case protocol::Answer::Kind::ok: break;
+      case protocol::Answer::Kind::ok:
+      case protocol::Answer::Kind::ok_wrote_input: break;
     }
     if (a->n != c.n)
-      return lose(Status::Kind::protocol_error, "answered \"ok " + std::to_string(a->n) +
-                                                    "\" to " + what);
+      return lose(Status::Kind::protocol_error,
+                  "answered \"ok " + std::to_string(a->n) +
+                      (a->kind == protocol::Answer::Kind::ok ? "" : " wrote_input ...") + "\" to " +
+                      what);
     if (!child_->read_exact(c.out, bytes, deadline))
       return io_failure("while reading the " + std::to_string(c.n) + " results of " + what);
+    // The results of a call that wrote its inputs are in c.out: the harness measures them.
+    if (a->kind == protocol::Answer::Kind::ok_wrote_input)
+      return lose(Status::Kind::wrote_input, what + ": " + protocol::one_line(a->message));
     return Status::success();
   }
 
- private:
+  // The deadline of a call of n elements of op, in seconds (kFloorSeconds, kFactor above).
+  double deadline_seconds(const Op& op, std::size_t n) const {
+    const double own = rate_[op_index(op)];
+    const double r = own >= 0 ? own : any_rate_ * kBorrowed;
+    if (r < 0) return opt_.call_timeout_seconds;
+    return std::min(opt_.call_timeout_seconds,
+                    kFloorSeconds + kFactor * r * static_cast<double>(n));
+  }
+
+  // The calibration call (kCalibration): its failure is no finding (the real calls will show
+  // it); the deadlines then stay at --timeout until a real call has been measured.
+  void calibrate() {
+    const Op op = hs_.provides.front();
+    std::vector<double> v;
+    for (std::size_t k = 1; k <= kCalibration; ++k) v.push_back(1 + static_cast<double>(k) / 128);
+    const std::vector<unsigned char> x = encode(op.format, v);
+    std::vector<unsigned char> dy = encode(op.format, std::vector<double>(v.size(), 1.0));
+    std::vector<unsigned char> y(x.size());
+    const Call c{op, x.data(), op.direction == Direction::backward ? dy.data() : nullptr, y.data(),
+                 v.size(), 1};
+    (void)exchange(c, std::min(opt_.call_timeout_seconds, kCalibrationSeconds));
+  }
+
+  // A call containing an input that hung alone (in a fresh child) in this op: answered
+  // timed_out without calling, so bisection steps, later chunks and other checks that contain it
+  // pay no deadline again.
+  std::optional<Status> known_hang(const Call& c) const {
+    if (hung_.empty()) return std::nullopt;
+    const std::size_t k = op_index(c.op);
+    for (std::size_t i = 0; i < c.n; ++i) {
+      const double v = load(c.op.format, c.x, i);
+      const auto h = hung_.find({k, std::bit_cast<std::uint64_t>(v)});
+      if (h != hung_.end())
+        return Status::make(Status::Kind::timed_out,
+                            "known to hang at x = " + hexfloat(v) + ": alone in a fresh child it " +
+                                "gave no answer within " + h->second + "; this call (its element " +
+                                std::to_string(i) + " of " + std::to_string(c.n) +
+                                ") was not made");
+    }
+    return std::nullopt;
+  }
+
+  // A call of op containing a value that hung alone in another op: that value is tried alone in
+  // a fresh child first (one short deadline), so that a subject hanging at one input in every
+  // op pays a bisection once, not once per op.
+  std::optional<Status> probe_suspects(const Call& c) {
+    if (suspects_.empty()) return std::nullopt;
+    const std::size_t k = op_index(c.op), w = element_size(c.op.format);
+    for (std::size_t i = 0; i < c.n; ++i) {
+      const std::uint64_t b = std::bit_cast<std::uint64_t>(load(c.op.format, c.x, i));
+      if (!suspects_.count(b) || cleared_.count({k, b})) continue;
+      unsigned char x1[8], dy1[8], y1[8];
+      std::memcpy(x1, static_cast<const unsigned char*>(c.x) + i * w, w);
+      if (c.dy) std::memcpy(dy1, static_cast<const unsigned char*>(c.dy) + i * w, w);
+      fresh_start();
+      const Status st = exchange({c.op, x1, c.dy ? dy1 : nullptr, y1, 1, 1}, deadline_seconds(c.op, 1));
+      if (st.kind == Status::Kind::timed_out) return known_hang(c);
+      cleared_.insert({k, b});
+    }
+    return std::nullopt;
+  }
+
   // Starts a child and reads its handshake into hs_now_ (and into hs_ for the first child).
   // On failure: false, `why` in words, start_kind_ the Status kind it maps to; no child left.
   bool start(std::string& why) {
     ++started_;
+    child_calls_ = 0;
+    log_mark_ = 0;
     log_ = dir_.path + "/stderr-" + std::to_string(started_) + ".log";
     if (started_ > 1) {  // keep only the current child's log
       std::error_code ec;
@@ -208,9 +368,13 @@ class ProcessSubject final : public Subject {
   Status io_failure(const std::string& when) {
     if (child_->timed_out()) {
       child_->kill();
-      return lose(Status::Kind::timed_out, "no answer within " +
-                                               seconds_text(opt_.call_timeout_seconds) + " " +
-                                               when + "; killed");
+      const bool calibrated = limit_ < opt_.call_timeout_seconds;
+      return lose(Status::Kind::timed_out,
+                  "no answer within " + seconds_text(limit_) +
+                      (calibrated ? " (calibrated from its measured speed, at most " +
+                                        seconds_text(opt_.call_timeout_seconds) + ")"
+                                  : std::string()) +
+                      " " + when + "; killed" + with_log());
     }
     const std::string io = child_->error();
     if (io.find("too long") != std::string::npos)
@@ -237,18 +401,22 @@ class ProcessSubject final : public Subject {
     return "closed its stdout without exiting (then killed)";
   }
 
+  // The stderr of the current call (from log_mark_ on; a new child's whole log before its first).
   std::string with_log() const {
-    const std::string t = log_tail(log_);
+    const std::string t = log_tail(log_, log_mark_);
     return t.empty() ? std::string() : "; its stderr ended with: " + t;
   }
 
-  // Ends the child (the next call starts a fresh one) and returns the Status.
+  // Ends the child (the next call starts a fresh one) and returns the Status, with the stderr
+  // of this call.
   Status lose(Status::Kind k, std::string msg) {
     if (child_) {
       child_->kill();
       child_.reset();
     }
-    return Status::make(k, std::move(msg));
+    Status st = Status::make(k, std::move(msg));
+    st.stderr_tail = log_tail(log_, log_mark_);
+    return st;
   }
 
   void remove_dir() { cleanup::remove_temp_dir(dir_); }
@@ -263,6 +431,16 @@ class ProcessSubject final : public Subject {
   protocol::Handshake hs_now_;  // the current child's
   Status::Kind start_kind_ = Status::Kind::crashed;
   int started_ = 0;
+  int child_calls_ = 0;            // calls the current child has served (0: fresh)
+  std::uintmax_t log_mark_ = 0;    // the log's size when the current call began
+  double limit_ = 0;               // the current call's deadline, seconds
+  std::vector<double> rate_;       // per op (all_ops() order): slowest seconds per element, -1 unknown
+  double any_rate_ = -1;           // the slowest over every op
+  // Inputs (op index, the bits of x as a double) that hung alone in a fresh child; values that
+  // hung alone in some op; (op, value) probed alone and answered.
+  std::map<std::pair<std::size_t, std::uint64_t>, std::string> hung_;  // → the deadline it missed
+  std::set<std::pair<std::size_t, std::uint64_t>> cleared_;
+  std::set<std::uint64_t> suspects_;
 };
 
 bool shell_special(char c) {

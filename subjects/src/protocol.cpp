@@ -195,12 +195,20 @@ std::optional<Answer> parse_answer(std::string_view line, std::string& why) {
   if (word("error")) return Answer{Answer::Kind::error, 0, rest("error")};
   if (word("wrote_input")) return Answer{Answer::Kind::wrote_input, 0, rest("wrote_input")};
   const auto f = fields(line);
-  if (f.size() == 2 && f[0] == "ok") {
-    if (const auto n = parse_count(f[1]); n && *n <= kMaxElements)
-      return Answer{Answer::Kind::ok, *n, {}};
+  if (f.size() >= 2 && f[0] == "ok") {
+    const auto n = parse_count(f[1]);
+    if (n && *n <= kMaxElements) {
+      if (f.size() == 2) return Answer{Answer::Kind::ok, *n, {}};
+      // "ok N wrote_input MESSAGE": the message is the rest of the line after the third field.
+      if (f[2] == "wrote_input") {
+        const std::size_t head = f[0].size() + f[1].size() + f[2].size() + 2;
+        return Answer{Answer::Kind::ok_wrote_input, *n,
+                      line.size() > head ? std::string(line.substr(head + 1)) : std::string()};
+      }
+    }
   }
-  why = "not an answer (ok N | error MESSAGE | wrote_input MESSAGE): \"" + one_line(line, 200) +
-        "\"";
+  why = "not an answer (ok N | ok N wrote_input MESSAGE | error MESSAGE | wrote_input MESSAGE): \"" +
+        one_line(line, 200) + "\"";
   return std::nullopt;
 }
 
@@ -209,6 +217,8 @@ std::string format_answer(const Answer& a) {
     case Answer::Kind::ok: return "ok " + std::to_string(a.n);
     case Answer::Kind::error: return "error " + one_line(a.message);
     case Answer::Kind::wrote_input: return "wrote_input " + one_line(a.message);
+    case Answer::Kind::ok_wrote_input:
+      return "ok " + std::to_string(a.n) + " wrote_input " + one_line(a.message);
   }
   return "error ?";
 }

@@ -10,6 +10,8 @@
 //                       "backward FORM DT N[ STRIDE]" + N elements of x, then N of dy
 //                       "quit"
 //   child → gelucheck   "ok N" + N elements  |  "error MESSAGE"  |  "wrote_input MESSAGE"
+//                       |  "ok N wrote_input MESSAGE" + N elements (the call wrote into x or dy;
+//                          its results follow, to be measured all the same)
 //
 // Lines end with '\n'; elements are raw little-endian in the format's storage (subject.hpp).
 #pragma once
@@ -54,9 +56,11 @@ std::string format_request(const Request& r);  // no '\n'
 std::size_t payload_bytes(const Request& r);
 
 struct Answer {
-  enum class Kind { ok, error, wrote_input } kind = Kind::ok;
-  std::size_t n = 0;     // ok: how many elements follow
-  std::string message;   // error, wrote_input
+  // ok_wrote_input: "ok N wrote_input MESSAGE", N elements follow (an extension of
+  // gelucheck-subject/1: the bare "wrote_input MESSAGE" keeps its meaning, no elements follow).
+  enum class Kind { ok, error, wrote_input, ok_wrote_input } kind = Kind::ok;
+  std::size_t n = 0;     // ok, ok_wrote_input: how many elements follow
+  std::string message;   // error, wrote_input, ok_wrote_input
   friend bool operator==(const Answer&, const Answer&) = default;
 };
 std::optional<Answer> parse_answer(std::string_view line, std::string& why);

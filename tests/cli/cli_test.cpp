@@ -669,6 +669,13 @@ TEST(CliEvalFindings, SharedLibraryThroughItsHost) {
   EXPECT_NE(c.err.find("line 2: lib:"), std::string::npos) << c.err;
   EXPECT_NE(c.err.find("crashed"), std::string::npos) << c.err;
   EXPECT_NE(c.err.find("at x = 0x1.ap+3"), std::string::npos) << c.err;
+  // Its binary32 erf writes x[0] when some x is 3, after y = x: a finding, and the results
+  // measured all the same (they read NaN when the host dropped them).
+  const Outcome w = gelucheck(std::string("eval --subject lib:") + BAD_LIB + " --format binary32 --form erf",
+                              "3\n4\n");
+  EXPECT_EQ(w.code, 3) << w.err;
+  EXPECT_EQ(w.out, "0x1.8p+1\t0x1.8p+1\t3\n0x1p+2\t0x1p+2\t4\n");
+  EXPECT_NE(w.err.find("wrote_input"), std::string::npos) << w.err;
 }
 
 }  // namespace

@@ -11,6 +11,7 @@
 //   hang           never answers
 //   close          closes its stdout and sleeps
 //   long_line      an answer line of 100000 'x'
+//   writes         "ok N wrote_input ..." and N elements y = x (a write into x, results given)
 // Handshake modes:
 //   bad_handshake  first line "hello"
 //   no_handshake   sleeps without a word
@@ -127,6 +128,9 @@ int main(int argc, char** argv) {
       sleep_forever();
     } else if (mode == "long_line") {
       line(std::string(100000, 'x'));
+    } else if (mode == "writes") {
+      line("ok " + std::to_string(n) + " wrote_input fake_subject changed x[0]");
+      out(x.data(), n * 8);
     }
   }
   return 0;

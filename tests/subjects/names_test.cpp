@@ -233,7 +233,14 @@ TEST(Protocol, Answers) {
   EXPECT_EQ(protocol::parse_answer("error", why), (A{A::Kind::error, 0, ""}));
   EXPECT_EQ(protocol::parse_answer("wrote_input x[3] changed", why),
             (A{A::Kind::wrote_input, 0, "x[3] changed"}));
-  for (const char* bad : {"", "ok", "ok -1", "ok 1 2", "OK 1", "ok 1.0", "errors x", "okay 3"})
+  // The extension: results follow a write into the inputs; the bare form keeps its meaning.
+  EXPECT_EQ(protocol::parse_answer("ok 4 wrote_input x[1] changed", why),
+            (A{A::Kind::ok_wrote_input, 4, "x[1] changed"}));
+  EXPECT_EQ(protocol::parse_answer("ok 4 wrote_input", why), (A{A::Kind::ok_wrote_input, 4, ""}));
+  EXPECT_EQ(protocol::format_answer({A::Kind::ok_wrote_input, 2, "dy[0]\nchanged"}),
+            "ok 2 wrote_input dy[0]\\nchanged");
+  for (const char* bad : {"", "ok", "ok -1", "ok 1 2", "OK 1", "ok 1.0", "errors x", "okay 3",
+                          "ok 1 wrote_inputs x", "ok 01 wrote_input x", "ok wrote_input x"})
     EXPECT_FALSE(protocol::parse_answer(bad, why)) << bad;
   EXPECT_EQ(protocol::format_answer({A::Kind::error, 0, "two\nlines"}), "error two\\nlines");
   EXPECT_EQ(protocol::format_answer({A::Kind::ok, 5, {}}), "ok 5");

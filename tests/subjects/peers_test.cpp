@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "gelucheck/harness.hpp"
 #include "gelucheck/measure.hpp"
 #include "gelucheck/process.hpp"
 #include "gelucheck/reference.hpp"
@@ -84,6 +85,23 @@ TEST(PythonExample, ThroughCmd) {
   float x = 1, y;
   EXPECT_EQ(s->call({{Form::tanh, Direction::forward, Format::binary32}, &x, nullptr, &y, 1, 1}).kind,
             Status::Kind::unavailable);
+}
+
+TEST(PythonServe, AWriteIntoXComesWithItsResults) {
+  if (!python_has("numpy")) GTEST_SKIP() << GELUCHECK_PYTHON << " cannot import numpy";
+  auto s = open_cmd(std::string(GELUCHECK_PYTHON) + " '" + WRITES_INPUT_PY + "' '" + ADAPTERS_DIR +
+                        "/python'",
+                    opts());
+  HarnessOptions o;
+  o.batch = 2;
+  const std::vector<double> xs = {0.5, -1.5, 3, 7};
+  const Evaluation ev = forward(*s, Form::tanh, Format::binary64, xs, o);
+  ASSERT_EQ(ev.findings.size(), 1u) << describe(ev.findings[1]);  // two writing calls, one finding
+  EXPECT_EQ(ev.findings[0].status.kind, Status::Kind::wrote_input);
+  EXPECT_EQ(ev.findings[0].x, 0.5);
+  EXPECT_EQ(ev.findings[0].alone, Finding::Alone::reproduces);
+  EXPECT_EQ(ev.failed_count, 0u);
+  for (std::size_t i = 0; i < xs.size(); ++i) EXPECT_EQ(ev.y[i], 2 * xs[i]) << i;  // not NaN
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -7,12 +7,16 @@
 #include <cmath>
 #include <cstring>
 #include <filesystem>
+#include <iostream>
 #include <random>
+#include <bit>
 
 #include <unistd.h>
 
 #include "gelucheck/gelu_c.h"
+#include "gelucheck/harness.hpp"
 #include "gelucheck/subject.hpp"
+#include "npy.hpp"
 #include "process_subject.hpp"
 
 namespace gelucheck::subject {
@@ -227,6 +231,9 @@ TEST(LibSubject, WritingAnInputIsWroteInput) {
   EXPECT_EQ(st.kind, K::wrote_input) << st.message;
   EXPECT_NE(st.message.find("x[0] from 0x1.8p+1 to 0x0p+0"), std::string::npos) << st.message;
   EXPECT_EQ(x[0], 3.0f);  // gelucheck's own copy is untouched
+  // Its results (y = x, computed before the write) came with the finding.
+  EXPECT_EQ(y[0], 3.0f);
+  EXPECT_EQ(y[1], 4.0f);
   double xb[2] = {2, 1}, dy[2] = {1, 1}, dx[2];
   const Status sb =
       s->call({{Form::tanh, Direction::backward, Format::binary64}, xb, dy, dx, 2, 1});
@@ -362,6 +369,241 @@ TEST(CmdSubject, BadHandshakesAreSpecErrors) {
   }
   EXPECT_NE(m.find("/no/such/program"), std::string::npos) << m;
   EXPECT_THROW(open_cmd("prog | other", quick()), SpecError);
+}
+
+
+// ---------------------------------------------------------------------------------------------
+// The harness on hostile libraries (libs/hostile_lib.c, libs/hang_lib.c): each misbehaviour ends
+// the call it happens in, is found once, at its input, and confirmed alone in a fresh child.
+
+using Alone = Finding::Alone;
+
+// 32 ordinary inputs with `bad` at positions 13 (and, if `twice`, 27).
+std::vector<double> with_bad(double bad, bool twice = false) {
+  std::vector<double> xs;
+  for (int i = 0; i < 32; ++i) xs.push_back(0.25 * i - 3);
+  xs[13] = bad;
+  if (twice) xs[27] = bad;
+  return xs;
+}
+
+TEST(Hostile, EveryFatalSignalEndsTheCallItHappensIn) {
+  struct Case {
+    double x;
+    const char* says;  // in the finding's stderr or message
+    bool raised;       // sent by raise()/kill()/abort(), not a fault of the instruction
+  };
+  const Case cases[] = {
+      {101, "SIGSEGV", false}, {102, "SIGSEGV", true}, {103, "SIGSEGV", true},
+      {104, "SIGFPE", false},  {105, "SIGFPE", true},  {106, "SIGILL", false},
+      {107, "SIGABRT", true},  {108, "SIGTRAP", false}, {109, "SIGTRAP", true},
+      {110, "SIGSYS", true},   {111, "SIGBUS", true},  {112, "called exit() during a call", false},
+      {113, "exited with status 7", false}, {114, "the stack overflowed", false}};
+  auto s = open_lib(HOSTILE_LIB, quick());
+  HarnessOptions o;
+  o.batch = 32;
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.x);
+    const std::vector<double> xs = with_bad(c.x);
+    const Evaluation ev = forward(*s, Form::tanh, Format::binary64, xs, o);
+    // A raised signal that did not end the call would leave the call "ok" (y = x): no finding.
+    ASSERT_EQ(ev.findings.size(), 1u);
+    const Finding& f = ev.findings[0];
+    EXPECT_EQ(f.status.kind, K::crashed) << f.status.message;
+    EXPECT_EQ(f.x, c.x);
+    EXPECT_EQ(f.index, 13u);
+    EXPECT_EQ(f.alone, Alone::reproduces);
+    EXPECT_EQ(f.inputs, 1u);
+    const std::string all = f.status.message + " | " + f.stderr_tail;
+    EXPECT_NE(all.find(c.says), std::string::npos) << all;
+    if (c.x <= 111) {
+      EXPECT_NE(f.stderr_tail.find("in gelu_tanh_f64"), std::string::npos) << f.stderr_tail;
+      EXPECT_EQ(f.stderr_tail.find("raised by") != std::string::npos, c.raised) << f.stderr_tail;
+    }
+    EXPECT_EQ(ev.failed_count, 1u);
+    for (std::size_t i = 0; i < xs.size(); ++i) {
+      if (i != 13) {
+        EXPECT_EQ(ev.y[i], xs[i]) << i;
+      }
+    }
+  }
+  // The same crash at two inputs of one evaluation: one finding, both inputs counted.
+  const Evaluation two = forward(*s, Form::tanh, Format::binary64, with_bad(102, true), o);
+  ASSERT_EQ(two.findings.size(), 1u) << describe(two.findings[1]);
+  EXPECT_EQ(two.findings[0].inputs, 2u);
+  ASSERT_EQ(two.findings[0].more_x.size(), 1u);
+  EXPECT_EQ(two.findings[0].more_x[0], 102.0);
+  EXPECT_GT(two.findings[0].calls, 2u);  // the batch, the bisection's steps, the replays
+  // Another evaluation's finding of the same misbehaviour folds into it; another kind does not.
+  std::vector<Finding> all = two.findings;
+  merge(all, two.findings[0]);
+  ASSERT_EQ(all.size(), 1u);
+  EXPECT_EQ(all[0].inputs, 4u);
+  EXPECT_EQ(all[0].more_x.size(), 3u);  // 102 again, and its own more_x
+  Finding other = two.findings[0];
+  other.status.kind = K::timed_out;
+  merge(all, other);
+  EXPECT_EQ(all.size(), 2u);
+}
+
+TEST(Hostile, TheStderrQuotedIsThatOfTheCall) {
+  auto s = open_lib(BAD_LIB, quick());
+  std::uint16_t xb[1] = {0x3f80}, yb[1];
+  ASSERT_TRUE(call_fwd(*s, {Form::tanh, Direction::forward, Format::bfloat16}, xb, yb, 1).ok());
+  double x[2] = {13, 1}, y[2];
+  const Status st = call_fwd(*s, kTanhF64, x, y, 2);  // the same child: its log holds both calls
+  EXPECT_EQ(st.kind, K::crashed);
+  EXPECT_NE(st.stderr_tail.find("SIGSEGV in gelu_tanh_f64"), std::string::npos) << st.stderr_tail;
+  EXPECT_EQ(st.stderr_tail.find("debug: gelu_tanh_bf16"), std::string::npos) << st.stderr_tail;
+  EXPECT_EQ(st.message.find("debug: gelu_tanh_bf16"), std::string::npos) << st.message;
+}
+
+TEST(Hostile, AWriteIntoXAfterRightResultsIsMeasured) {
+  auto s = open_lib(HOSTILE_LIB, quick());
+  std::vector<double> xs, dys;
+  for (int i = 0; i < 20; ++i) {
+    xs.push_back(0.5 * i - 4);
+    dys.push_back(1 + i);
+  }
+  HarnessOptions o;
+  o.batch = 4;  // five calls, each writing: one finding
+  const Evaluation ev = backward(*s, Form::tanh, Format::binary64, xs, dys, o);
+  ASSERT_EQ(ev.findings.size(), 1u);
+  EXPECT_EQ(ev.findings[0].status.kind, K::wrote_input) << ev.findings[0].status.message;
+  EXPECT_EQ(ev.findings[0].calls, 5u);
+  EXPECT_EQ(ev.findings[0].inputs, 0u);
+  EXPECT_EQ(ev.findings[0].alone, Alone::reproduces);
+  EXPECT_EQ(ev.failed_count, 0u);
+  for (std::size_t i = 0; i < xs.size(); ++i) EXPECT_EQ(ev.y[i], dys[i] / 2) << i;  // not NaN
+}
+
+TEST(Hostile, WroteInputWithResultsThroughCmd) {
+  auto s = fake("writes");
+  double x[3] = {1, 2, 3}, y[3] = {0, 0, 0};
+  const Status st = call_fwd(*s, kErfF64, x, y, 3);
+  EXPECT_EQ(st.kind, K::wrote_input) << st.message;
+  EXPECT_NE(st.message.find("changed x[0]"), std::string::npos) << st.message;
+  for (int i = 0; i < 3; ++i) EXPECT_EQ(y[i], x[i]) << i;
+  EXPECT_TRUE(behave(*s).ok());
+  // Through the harness: one finding for three writing calls, every result measured.
+  HarnessOptions o;
+  o.batch = 2;
+  const std::vector<double> xs = {0.5, 1.5, 2.5, 3.5, 4.5};
+  const Evaluation ev = forward(*s, Form::erf, Format::binary64, xs, o);
+  ASSERT_EQ(ev.findings.size(), 1u);
+  EXPECT_EQ(ev.findings[0].status.kind, K::wrote_input);
+  EXPECT_EQ(ev.findings[0].x, 0.5);  // it says it changed x[0] of each call: the first is 0.5
+  EXPECT_EQ(ev.findings[0].alone, Alone::reproduces);
+  EXPECT_EQ(ev.findings[0].calls, 3u);
+  EXPECT_EQ(ev.failed_count, 0u);
+  for (std::size_t i = 0; i < xs.size(); ++i) EXPECT_EQ(ev.y[i], xs[i]) << i;
+}
+
+TEST(Hostile, ALengthDependentCrashNamesNoInput) {
+  auto s = open_lib(HOSTILE_LIB, quick());
+  std::vector<double> xs;
+  for (int i = 0; i < 300; ++i) xs.push_back(0.01 * i);
+  HarnessOptions o;
+  o.batch = 300;
+  const Evaluation ev = forward(*s, Form::erf, Format::binary64, xs, o);
+  ASSERT_EQ(ev.findings.size(), 1u);
+  const Finding& f = ev.findings[0];
+  EXPECT_EQ(f.status.kind, K::crashed);
+  EXPECT_EQ(f.alone, Alone::needs_batch);
+  EXPECT_GT(f.batch_x.size(), 100u);  // the smallest call that crashes, whose halves do not
+  EXPECT_LE(f.batch_x.size(), 200u);
+  EXPECT_EQ(f.position, static_cast<std::size_t>(-1));  // every part passed: no element
+  EXPECT_EQ(f.inputs, 0u);
+  EXPECT_EQ(ev.failed_count, 0u);  // every input has its result from a shorter call
+  const std::string d = describe(f);
+  EXPECT_EQ(d.find(" at x = "), std::string::npos) << d;
+  EXPECT_NE(d.find("no input of it misbehaves alone"), std::string::npos) << d;
+  EXPECT_TRUE(f.batch_reproduces) << d;
+  // Saved for replay: read back element for element; the command names the file.
+  const auto dir = std::filesystem::temp_directory_path() /
+                   ("gelucheck-batch-" + std::to_string(::getpid()));
+  const std::vector<std::string> paths = save_batch(f, dir.string());
+  ASSERT_EQ(paths.size(), 2u);  // a forward: x and the eval input
+  const npy::Array a = npy::read_file(paths[0]);
+  ASSERT_EQ(a.elements.size(), f.batch_x.size());
+  for (std::size_t i = 0; i < a.elements.size(); ++i)
+    EXPECT_EQ(std::bit_cast<double>(a.elements[i]), f.batch_x[i]) << i;
+  EXPECT_NE(replay_command(f, s->spec(), dir.string()).find("erf.f64.eval.txt"), std::string::npos);
+  std::filesystem::remove_all(dir);
+}
+
+TEST(Hostile, AStateDependentCrashNamesNoInput) {
+  // Its second call in a process crashes: [0, 2) passes, [2, 4) crashes; bisected, 2.5 passes
+  // (first call of a fresh child) and 3.5 crashes (second), but alone in a fresh child 3.5
+  // computes: neither input is the cause, nor is the batch alone.
+  auto s = open_lib(HOSTILE_LIB, quick());
+  const std::vector<double> xs = {0.5, 1.5, 2.5, 3.5};
+  HarnessOptions o;
+  o.batch = 2;
+  const Evaluation ev = forward(*s, Form::erf, Format::binary32, xs, o);
+  ASSERT_EQ(ev.findings.size(), 1u) << describe(ev.findings[1]);
+  const Finding& f = ev.findings[0];
+  EXPECT_EQ(f.status.kind, K::crashed);
+  EXPECT_EQ(f.alone, Alone::needs_batch);
+  EXPECT_EQ(f.batch_x, (std::vector<double>{2.5, 3.5}));
+  EXPECT_EQ(f.position, 1u);  // where the bisection ended: 3.5, which computes fine alone
+  EXPECT_FALSE(f.batch_reproduces);
+  EXPECT_EQ(ev.failed_count, 0u);
+  for (std::size_t i = 0; i < xs.size(); ++i) EXPECT_EQ(ev.y[i], xs[i]) << i;
+  const std::string d = describe(f);
+  EXPECT_EQ(d.find(" at x = "), std::string::npos) << d;
+  EXPECT_NE(d.find("(state)"), std::string::npos) << d;
+}
+
+TEST(Hostile, ASlowOpIsNoHang) {
+  // 64 elements at 20 ms each (1.3 s): its first call misses the deadline borrowed from the fast
+  // op measured at open (about 1 s); its parts then answer and measure it, and the replay of the
+  // batch under that deadline answers: slow, not hung — no finding, every result.
+  auto s = open_lib(HOSTILE_LIB, quick(30));
+  std::vector<double> xs(64), dys(64);
+  for (std::size_t i = 0; i < xs.size(); ++i) {
+    xs[i] = 0.5;
+    dys[i] = static_cast<double>(i);
+  }
+  HarnessOptions o;
+  o.batch = 64;
+  const Evaluation ev = backward(*s, Form::erf, Format::binary32, xs, dys, o);
+  EXPECT_TRUE(ev.findings.empty()) << describe(ev.findings[0]);
+  EXPECT_EQ(ev.failed_count, 0u);
+  for (std::size_t i = 0; i < xs.size(); ++i) ASSERT_EQ(ev.y[i], dys[i]) << i;
+  // On a machine so loaded that the open's calibration measured a slow round trip, the first
+  // call may meet its deadline: then the path above was not taken (said, not failed).
+  if (children_started(*s) == 1) std::cout << "note: the first call met its deadline\n";
+}
+
+TEST(Hostile, AHangAtOneInputInEveryOpCostsDeadlinesOfItsOwnSpeed) {
+  // --timeout 30 s: the old harness paid it at every bisection step of every op (minutes).
+  auto s = open_lib(HANG_LIB, quick(30));
+  std::vector<double> xs;
+  for (int i = 0; i < 512; ++i) xs.push_back(-4 + i / 64.0);  // 2 = -4 + 384/64
+  ASSERT_EQ(xs[384], 2.0);
+  const auto t0 = std::chrono::steady_clock::now();
+  for (Format fmt : {Format::binary64, Format::binary32})
+    for (const Function fn : all_functions) {
+      SCOPED_TRACE(function_name(fn) + "@" + std::string(dtype_name(fmt)));
+      const Evaluation ev = evaluate(*s, fn, fmt, xs);
+      ASSERT_EQ(ev.findings.size(), 1u) << describe(ev.findings[1]);
+      const Finding& f = ev.findings[0];
+      EXPECT_EQ(f.status.kind, K::timed_out) << f.status.message;
+      EXPECT_EQ(f.x, 2.0);
+      EXPECT_EQ(f.index, 384u);
+      EXPECT_EQ(f.alone, Alone::reproduces);
+      EXPECT_EQ(ev.failed_count, 1u);
+    }
+  const double took = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  EXPECT_LT(took, 30.0) << "one full --timeout would be 30 s";
+  // Remembered: a later call containing it is answered without calling.
+  const auto t1 = std::chrono::steady_clock::now();
+  const Evaluation again = evaluate(*s, {Form::tanh, Quantity::value}, Format::binary64, xs);
+  EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - t1).count(), 5.0);
+  ASSERT_EQ(again.findings.size(), 1u);
+  EXPECT_NE(again.findings[0].status.message.find("known to hang at x = 0x1p+1"), std::string::npos)
+      << again.findings[0].status.message;
 }
 
 }  // namespace

@@ -27,6 +27,11 @@ void install();
 // Whether install() has run (the handler is in place for at least one signal).
 bool installed();
 
+// Ends the process by `sig` itself, from a signal handler (async-signal-safe): the default action
+// restored, the signal unblocked (it is blocked while its handler runs) and raised again, so that
+// the parent sees how it ended (a shell: 128 + signal).
+[[noreturn]] void die_by_signal(int sig);
+
 // Registration; the returned token unregisters (-1: the table was full, nothing registered).
 // Async-signal-safe to run from the handler: fixed-size tables, no allocation there.
 int add_process_group(pid_t pgid);

@@ -95,9 +95,12 @@ struct Status {
   };
   Kind kind = Kind::ok;
   std::string message;  // for everything but ok: what happened, in words
+  // Out-of-process subjects: the end of what the child wrote on stderr during THIS call (not
+  // before it), one line; empty when it wrote nothing or for in-process subjects.
+  std::string stderr_tail;
   bool ok() const { return kind == Kind::ok; }
   static Status success() { return {}; }
-  static Status make(Kind k, std::string msg) { return {k, std::move(msg)}; }
+  static Status make(Kind k, std::string msg) { return {k, std::move(msg), {}}; }
 };
 std::string_view kind_name(Status::Kind k);  // "ok", "crashed", ...
 
@@ -161,6 +164,10 @@ class Subject {
   // Evaluates one batch. Never throws for the subject's misbehaviour (that is the Status); may
   // throw std::logic_error for a misuse by the caller (n == 0 with null pointers is fine).
   virtual Status call(const Call& c) = 0;
+  // Makes the next call run in a fresh instance of the subject (out-of-process: a new child, as
+  // after a crash), so that a finding can be replayed without the state earlier calls left.
+  // False, doing nothing, when the subject has no such instance (in-process ones).
+  virtual bool fresh_start() { return false; }
   // Saved arrays only: the inputs on record for `op` (values of op.format, as doubles).
   virtual std::vector<double> recorded_inputs(const Op& op) const {
     (void)op;
