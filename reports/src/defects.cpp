@@ -248,6 +248,9 @@ std::string group_key(const Observation& o, const Op& op) {
       const std::string got = std::isnan(g) ? "nan" : std::isinf(g) ? "inf" : "finite";
       return kind + "|" + o.fact + "|" + got;
     }
+    // The bounds of one function: one result can break several (f(x) >= 0 and f(x) >= x/2 for
+    // a negative result at x >= 0), so they are one defect that names each fact broken.
+    case DefectKind::bound: return kind + "|" + function_of(op);
     default: return kind + "|" + o.fact + "|" + function_of(op);
   }
 }
@@ -435,6 +438,10 @@ void rank(std::vector<Defect>& ds) {
 
 }  // namespace
 
+std::string batch_dir(std::size_t s, const subject::Finding& f) {
+  return "batches/" + std::to_string(s) + "-" + subject::op_name(f.op) + "-" + std::to_string(f.index);
+}
+
 int defect_rank(DefectKind k) {
   switch (k) {
     case DefectKind::crash: return 0;
@@ -496,9 +503,27 @@ std::vector<Defect> find_defects(const Report& r, std::size_t s) {
       e.size = o.worst_size;
       const bool first_op = d.ops.empty();
       d.kind = o.kind;
-      d.fact = o.fact;
-      d.ops.push_back(e);
-      d.count += o.count;
+      if (d.fact.find(o.fact) == std::string::npos) d.fact += (d.fact.empty() ? "" : "; ") + o.fact;
+      // Another fact of an op already listed (bound): its points overlap the first's, so the
+      // op counts the larger set, not the sum.
+      auto same = std::find_if(d.ops.begin(), d.ops.end(), [&](const DefectOp& x) { return x.op == e.op; });
+      if (same == d.ops.end()) {
+        d.ops.push_back(e);
+        d.count += o.count;
+      } else {
+        if (e.count > same->count) {
+          d.count += e.count - same->count;
+          same->count = e.count;
+        }
+        same->lo = std::min(same->lo, e.lo);
+        same->hi = std::max(same->hi, e.hi);
+        if (e.size > same->size) {
+          same->x = e.x;
+          same->expected = e.expected;
+          same->got = e.got;
+          same->size = e.size;
+        }
+      }
       if (o.breaks_claim) {
         const auto i = static_cast<std::size_t>(&d - out.data());
         if (claims.size() <= i) claims.resize(i + 1);
@@ -532,24 +557,27 @@ std::vector<Defect> find_defects(const Report& r, std::size_t s) {
   // 2. The harness's findings: one defect per kind of misbehaviour, listing its ops.
   for (const subject::Finding& f : sr.findings) {
     const DefectKind k = finding_kind(f);
-    Defect& d = group("finding|" + std::string(defect_kind_name(k)));
+    using Alone = subject::Finding::Alone;
+    const bool batch = f.alone == Alone::needs_batch && !f.batch_x.empty();
+    Defect& d = group("finding|" + std::string(defect_kind_name(k)) + (batch ? "|batch" : ""));
     DefectOp e;
     e.op = subject::op_name(f.op);
-    e.count = 1;
+    e.count = std::max<std::size_t>(f.inputs, 1);
+    // A batch-dependent finding names no input as its cause: its x is where the batch starts.
     e.x = e.lo = e.hi = f.x;
     e.has_expected = false;
     e.expected = e.got = NAN;
     const bool first = d.ops.empty();
     d.kind = k;
-    d.fact = std::string(subject::kind_name(f.status.kind));
+    d.fact = std::string(subject::kind_name(f.status.kind)) + (batch ? " (needs the batch)" : "");
     bool seen = false;
     for (DefectOp& o : d.ops)
       if (o.op == e.op) {
-        ++o.count;
+        o.count += e.count;
         seen = true;
       }
     if (!seen) d.ops.push_back(e);
-    ++d.count;
+    d.count += e.count;
     d.breaks_claim = true;
     d.claim = "a subject must not " + std::string(k == DefectKind::crash ? "crash"
                                                   : k == DefectKind::hang ? "hang"
@@ -557,10 +585,29 @@ std::vector<Defect> find_defects(const Report& r, std::size_t s) {
                                                   : k == DefectKind::wrote_past_end ? "write past its arrays"
                                                   : "break the protocol");
     d.gated = sr.gated;
-    if (first) {
-      d.shown = e;
-      d.dy = f.dy && *f.dy != 1 ? f.dy : std::nullopt;
-      d.detail = f.status.message;
+    if (!first) continue;
+    d.shown = e;
+    d.dy = f.dy && *f.dy != 1 ? f.dy : std::nullopt;
+    d.detail = f.status.message;
+    if (!f.stderr_tail.empty() && d.detail.find(f.stderr_tail) == std::string::npos &&
+        d.detail.find("stderr") == std::string::npos)
+      d.detail += "; its stderr: " + f.stderr_tail;
+    switch (f.alone) {
+      case Alone::reproduces: d.confirmation = "reproduces alone, in a fresh process"; break;
+      case Alone::needs_batch:
+        d.confirmation = "no input misbehaves alone, only a call of " + std::to_string(f.batch_x.size()) +
+                         " elements; " + (f.batch_reproduces
+                                              ? "that call alone, in a fresh process, does again (length-dependent)"
+                                              : "that call alone in a fresh process does not: it needs the calls before it (state)");
+        break;
+      case Alone::not_tried:
+        d.confirmation = k == DefectKind::wrote_input ? "shown by the call itself (the inputs' bits compared)"
+                                                      : "not replayed alone";
+        break;
+    }
+    if (batch) {
+      d.reproduce = "(in the report's directory) " + subject::replay_command(f, sr.spec, batch_dir(s, f));
+    } else {
       d.reproduce = eval_command(sr.spec, f.op, f.x, d.dy);
       d.reproduce_native = torch_command(sr.spec, f.op, f.x);
     }
@@ -568,9 +615,12 @@ std::vector<Defect> find_defects(const Report& r, std::size_t s) {
   for (Defect& d : out)
     if (d.summary.empty() && defect_rank(d.kind) <= defect_rank(DefectKind::protocol) && !d.ops.empty() &&
         !d.ops.front().has_expected)
-      d.summary = std::string(d.fact) + " at x = " + hexfloat(d.shown.x) + " in " + d.shown.op +
-                  (d.count > 1 ? " (" + count_text(d.count, "finding", "findings") + " in " + ops_text(d) + ")" : "") +
-                  (d.detail.empty() ? "" : ": " + d.detail);
+      d.summary = d.fact + (d.fact.find("needs the batch") != std::string::npos
+                                ? " in a call starting at x = " + hexfloat(d.shown.x)
+                                : " at x = " + hexfloat(d.shown.x)) +
+                  " in " + d.shown.op +
+                  (d.ops.size() > 1 || d.count > 1 ? " (" + count_text(d.count, "input", "inputs") + " in " + ops_text(d) + ")" : "") +
+                  (d.detail.empty() ? "" : ": " + d.detail.substr(0, 300));
 
   // 3. Failed properties: with the defect whose input is their counterexample, else their own.
   for (const PropertyTest& t : sr.properties.tests) {

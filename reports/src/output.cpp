@@ -32,6 +32,11 @@ std::vector<std::string> write(const Report& r, const std::string& out) {
       pngs.emplace_back(name.get<std::string>(), std::move(bytes));
     }
     w.write_file("report.html", to_html(j, pngs));
+    // The batch of each batch-dependent finding, where its defect's reproducer reads it.
+    for (std::size_t s = 0; s < r.subjects.size(); ++s)
+      for (const subject::Finding& f : r.subjects[s].findings)
+        if (f.alone == subject::Finding::Alone::needs_batch && !f.batch_x.empty())
+          subject::save_batch(f, w.dir() + "/" + batch_dir(s, f));
     w.commit();
   } catch (const output::Refused&) {
     throw;

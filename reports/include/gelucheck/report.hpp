@@ -321,6 +321,9 @@ std::string to_junit(const Report& r);
 // replaced (a usage error), std::runtime_error naming the path on any other failure. Returns
 // the writer's notes (stale temporary directories removed beside `out`, ...).
 std::vector<std::string> write(const Report& r, const std::string& out);
+// Where write() saves the batch of subject s's batch-dependent finding f (subject::save_batch),
+// relative to the report's directory; the defect's reproducer names it.
+std::string batch_dir(std::size_t s, const subject::Finding& f);
 // Checks that `out` can be written (as write() would accept it, and a directory can be made
 // beside it) before the campaign spends its minutes. Throws like write().
 void check_writable(const std::string& out);
