@@ -72,6 +72,28 @@ TEST_F(DefectsCli, EveryReproducerReproduces) {
   EXPECT_GE(run, 4u);
 }
 
+// A crash that needs its batch (the hostile library's gelu_erf_f64 crashes in any call of more
+// than 100 elements) is one defect that names no input as its cause, says so, and its reproducer
+// replays the batch saved beside the report, which crashes it again.
+TEST_F(DefectsCli, ABatchDependentCrashIsReplayedFromItsSavedBatch) {
+  const auto j = check("lib:" HOSTILE_LIB " --claim faithful --formats f64 --functions erf.value "
+                       "--no-properties --no-plots --points 2000", 0);
+  std::size_t crashes = 0;
+  for (const auto& d : j["subjects"][0]["defects"]) {
+    if (d["kind"] != "crash") continue;
+    ++crashes;
+    EXPECT_NE(d["confirmation"].get<std::string>().find("no input misbehaves alone"), std::string::npos) << d.dump();
+    std::string cmd = d["reproduce"].get<std::string>();
+    const std::string where = "(in the report's directory) gelucheck eval ";
+    ASSERT_EQ(cmd.rfind(where, 0), 0u) << cmd;
+    cmd = "cd '" + (dir / "out").string() + "' && '" GELUCHECK_EXE "' eval " + cmd.substr(where.size());
+    const auto r = gelucheck::testing::shell(cmd);
+    EXPECT_EQ(r.code, 3) << cmd << "\n" << r.errors;
+    EXPECT_NE(r.errors.find("crashed"), std::string::npos) << r.errors;
+  }
+  EXPECT_EQ(crashes, 1u) << j["subjects"][0]["defects"].dump(1);
+}
+
 TEST_F(DefectsCli, SaysABinary32GeluComputesInBinary16) {
   const auto j = check("lib:" HALF_TABLE_LIB " --claim faithful --formats f32 --functions erf.value "
                        "--no-properties --no-plots --points 2000 --gate", 4);

@@ -25,7 +25,8 @@ def files_of(path):
     if os.path.isdir(path):
         for root, _, names in os.walk(path):
             for name in sorted(names):
-                if not name.endswith(".png"):
+                # Binary files: the plots and the saved batches (.npy) of batch-dependent findings.
+                if not name.endswith((".png", ".npy")):
                     yield os.path.join(root, name)
     else:
         yield path
