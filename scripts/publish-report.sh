@@ -22,7 +22,7 @@ table() {  # the Markdown table that follows the heading $1 in report.md, with o
   awk -v h="$1" '
     $0 == h { on = 1; next }
     on && /^## / { exit }
-    on && /^[^ ].* \| / { print "| " $0 " |" }' "$md" | sed 's/^| ---|/|---|/'
+    on && /\|/ { print "| " $0 " |" }' "$md" | sed 's/^| ---|/|---|/'
 }
 {
   echo "<!-- report-summary:begin (written by scripts/publish-report.sh from reports/latest/report.md) -->"

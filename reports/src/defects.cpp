@@ -656,8 +656,9 @@ std::vector<Defect> find_defects(const Report& r, std::size_t s) {
       }
       d.shown.has_expected = false;
       d.shown.expected = d.shown.got = NAN;
-      // The message's last non-empty line says what broke (RapidCheck's RC_FAIL text).
-      std::string m = t.message;
+      // The message's last line says what broke (RapidCheck's RC_FAIL text), but for the
+      // counterexample line the suite puts after it.
+      std::string m = t.message.substr(0, t.message.find("gelucheck-counterexample:"));
       while (!m.empty() && (m.back() == '\n' || m.back() == ' ')) m.pop_back();
       d.detail = m.substr(m.rfind('\n') == std::string::npos ? 0 : m.rfind('\n') + 1);
       d.reproduce = "gelucheck_proptests --subject " + shell_quote(sr.spec) + " --gtest_filter=" + full +

@@ -1,6 +1,6 @@
 set terminal pngcairo size 1400,1000 font ',10'
 set output 'hist_binary32.png'
-set multiplot layout 2,2 title 'histogram of ulp errors, binary32, all 50138 inputs'
+set multiplot layout 2,2 title 'histogram of ulp errors, binary32, all 53263 inputs'
 set logscale y
 set grid
 set xlabel 'k: error in (2^{k-1}, 2^k]  (-22: zero, 66: infinite)'
