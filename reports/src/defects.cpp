@@ -8,6 +8,7 @@
 #include <regex>
 
 #include "gelucheck/measure.hpp"
+#include "gelucheck/mpfr.hpp"
 #include "gelucheck/reference.hpp"
 #include "gelucheck/report.hpp"
 
@@ -189,6 +190,87 @@ std::string torch_command(const std::string& spec, const Op& op, double x) {
   return "python3 -c \"" + body + "\"";
 }
 
+// A GELU value with other constants, at 160 bits, rounded to fmt: the tanh form as
+// x / (1 + exp(-2 c1 (x + c2 x^3))) (its value 0.5 x (1 + tanh u) without the cancellation), the
+// erf form as 0.5 x erfc(-c x) (x / sqrt 2 for the right c). The candidates' constants are
+// decimals typed into code, so their binary64 values are what such code computes with.
+double gelu_with(Form form, double c1, double c2, double x, Format fmt) {
+  Mpfr t(160), u(160), r(160);
+  mpfr_set_d(t, x, MPFR_RNDN);
+  if (form == Form::tanh) {
+    mpfr_mul(u, t, t, MPFR_RNDN);
+    mpfr_mul(u, u, t, MPFR_RNDN);
+    mpfr_mul_d(u, u, c2, MPFR_RNDN);
+    mpfr_add(u, u, t, MPFR_RNDN);
+    mpfr_mul_d(u, u, -2 * c1, MPFR_RNDN);
+    mpfr_exp(u, u, MPFR_RNDN);
+    mpfr_add_ui(u, u, 1, MPFR_RNDN);
+    mpfr_div(r, t, u, MPFR_RNDN);
+  } else {
+    mpfr_mul_d(u, t, -c1, MPFR_RNDN);
+    mpfr_erfc(u, u, MPFR_RNDN);
+    mpfr_mul(r, u, t, MPFR_RNDN);
+    mpfr_div_ui(r, r, 2, MPFR_RNDN);
+  }
+  return round_to_format(mpfr_get_d(r, MPFR_RNDN), fmt);
+}
+
+// A known mistyping of a constant: most sampled breaks of a value row are within one value of the
+// format (either way) of the function with that constant.
+std::string mistyped_constant(const Row& row, const Observation& o) {
+  if (row.quantity != Quantity::value || o.sample.size() < 8) return {};
+  struct Candidate {
+    double c1, c2;
+    const char* what;
+  };
+  // √(2/π) = 0.7978845608028654, 0.044715, 1/√2 = 0.7071067811865476, typed short or swapped.
+  static const Candidate tanh_candidates[] = {
+      {0.7978845608028654, 0.0447, "0.0447 for 0.044715"},
+      {0.7978845608028654, 0.04472, "0.04472 for 0.044715"},
+      {0.7978845608028654, 0.0044715, "0.0044715 for 0.044715"},
+      {0.7978845608028654, 0.44715, "0.44715 for 0.044715"},
+      {0.7978845608028654, 0.0, "no cubic term (0.044715 left out)"},
+      {0.7978, 0.044715, "0.7978 for sqrt(2/pi)"},
+      {0.79788, 0.044715, "0.79788 for sqrt(2/pi)"},
+      {0.797885, 0.044715, "0.797885 for sqrt(2/pi)"},
+      {0.8, 0.044715, "0.8 for sqrt(2/pi)"},
+      {0.6366197723675814, 0.044715, "2/pi for sqrt(2/pi)"},
+      {1.2533141373155003, 0.044715, "sqrt(pi/2) for sqrt(2/pi)"},
+      {2.5066282746310002, 0.044715, "sqrt(2 pi) for sqrt(2/pi)"},
+  };
+  static const Candidate erf_candidates[] = {
+      {0.7071, 0, "0.7071 for 1/sqrt(2)"},
+      {0.70711, 0, "0.70711 for 1/sqrt(2)"},
+      {0.707107, 0, "0.707107 for 1/sqrt(2)"},
+      {1.4142135623730951, 0, "sqrt(2) for 1/sqrt(2) (x * sqrt 2 in place of x / sqrt 2)"},
+      {0.5, 0, "1/2 for 1/sqrt(2)"},
+      {1.0, 0, "no scaling of x (erf(x) for erf(x / sqrt 2))"},
+  };
+  const auto check = [&](const Candidate& c) {
+    std::size_t near = 0, tried = 0;
+    const auto within_one = [&](double a, double b) {
+      return a == b || a == next_in(row.format, b, INFINITY) || a == next_in(row.format, b, -INFINITY);
+    };
+    // Only results more than one value of the format from the correctly rounded value count: a
+    // constant a few digits short moves the value by about an ulp, so a result merely off by one
+    // would "match" it without being evidence of it.
+    for (const Observation::Point& p : o.sample) {
+      if (!std::isfinite(p.x) || !std::isfinite(p.got) || within_one(p.got, p.expected)) continue;
+      ++tried;
+      if (within_one(p.got, gelu_with(row.form, c.c1, c.c2, p.x, row.format))) ++near;
+    }
+    return tried >= 8 && near * 10 >= tried * 9 ? std::to_string(near) + " of " + std::to_string(tried) : std::string();
+  };
+  const auto run = [&](const auto& list) -> std::string {
+    for (const Candidate& c : list)
+      if (auto n = check(c); !n.empty())
+        return n + " sampled breaks are within one value of the format of the " + std::string(name(row.form)) +
+               " form computed with " + c.what + ": a mistyped constant";
+    return {};
+  };
+  return row.form == Form::tanh ? run(tanh_candidates) : run(erf_candidates);
+}
+
 // What the subject really computes, where a row's evidence shows it.
 std::string diagnose_accuracy(const Row& row, const Observation& o) {
   // Every result in the narrow formats' common normal range is a value of a narrower format.
@@ -214,6 +296,7 @@ std::string diagnose_accuracy(const Row& row, const Observation& o) {
   };
   if (auto d = quantized(row.quant_pairs_binary16, row.quant_equal_binary16, Format::binary16); !d.empty()) return d;
   if (auto d = quantized(row.quant_pairs_bfloat16, row.quant_equal_bfloat16, Format::bfloat16); !d.empty()) return d;
+  if (auto d = mistyped_constant(row, o); !d.empty()) return d;
   // The other form: most sampled breaks are faithful results of the other form.
   if (o.sample.size() >= 8) {
     const Form other = row.form == Form::tanh ? Form::erf : Form::tanh;
@@ -230,6 +313,24 @@ std::string diagnose_accuracy(const Row& row, const Observation& o) {
              " for the " + std::string(name(row.form)) + " form";
   }
   return {};
+}
+
+// A flush of the negative tail that is a clean cut (every input up to its greatest x gives zero,
+// every tail input past it a nonzero result), and the roundest number between the two, when it
+// has at most two significant digits (the threshold of an `if (x < C) return 0`).
+std::string diagnose_cutoff(const Row& row, const Observation& o) {
+  if (o.fact != "tail" || !row.tail_min_nonzero_x || !(*row.tail_min_nonzero_x > o.hi)) return {};
+  const double a = o.hi, b = *row.tail_min_nonzero_x;  // a < b <= -1
+  std::string round;
+  for (int digits = 1; digits <= 2 && round.empty(); ++digits) {
+    const double step = std::pow(10.0, std::floor(std::log10(std::fabs(a))) - digits + 1);
+    const double c = std::ceil(a / step) * step;
+    if (c > a && c <= b) round = short_num(c);
+  }
+  std::string out = "a clean cut: every input up to x = " + short_num(a) + " gives zero, every tail input from x = " +
+                    short_num(b) + " on a nonzero result";
+  if (!round.empty()) out += "; " + round + " lies between (a threshold such as `if (x < " + round + ") return 0`)";
+  return out;
 }
 
 // Which input a kind's defect is shown by: the worst for a size that means something, else the first.
@@ -541,6 +642,7 @@ std::vector<Defect> find_defects(const Report& r, std::size_t s) {
         d.reproduce_native = torch_command(sr.spec, op, e.x);
       }
       if (o.kind == DefectKind::accuracy && d.diagnosis.empty()) d.diagnosis = diagnose_accuracy(row, o);
+      if (o.kind == DefectKind::flush && first_op) d.diagnosis = diagnose_cutoff(row, o);
     }
   }
   for (std::size_t i = 0; i < out.size(); ++i) {

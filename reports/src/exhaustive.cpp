@@ -145,6 +145,8 @@ void merge_row(Row& a, const Row& b) {
     a.finite_worst_expected = b.finite_worst_expected;
     a.finite_worst_got = b.finite_worst_got;
   }
+  if (b.tail_min_nonzero_x && (!a.tail_min_nonzero_x || *b.tail_min_nonzero_x < *a.tail_min_nonzero_x))
+    a.tail_min_nonzero_x = b.tail_min_nonzero_x;
   a.narrow_checked += b.narrow_checked;
   a.narrow_in_binary16 += b.narrow_in_binary16;
   a.narrow_in_bfloat16 += b.narrow_in_bfloat16;
@@ -270,7 +272,8 @@ json row_state(const Row& r) {
           {"finite_max_ulp", hx(r.finite_max_ulp)}, {"finite_worst_x", ohx(r.finite_worst_x)},
           {"finite_worst_expected", ohx(r.finite_worst_expected)},
           {"finite_worst_got", ohx(r.finite_worst_got)},
-          {"narrow", {r.narrow_checked, r.narrow_in_binary16, r.narrow_in_bfloat16, r.narrow_in_binary32}}};
+          {"narrow", {r.narrow_checked, r.narrow_in_binary16, r.narrow_in_bfloat16, r.narrow_in_binary32}},
+          {"tail_min_nonzero_x", ohx(r.tail_min_nonzero_x)}};
 }
 void row_from(Row& r, const json& j) {  // r is a blank row of the right shape
   const json& regions = j.at("regions");
@@ -303,6 +306,7 @@ void row_from(Row& r, const json& j) {  // r is a blank row of the right shape
   r.finite_worst_x = ord(j.at("finite_worst_x"));
   r.finite_worst_expected = ord(j.at("finite_worst_expected"));
   r.finite_worst_got = ord(j.at("finite_worst_got"));
+  r.tail_min_nonzero_x = ord(j.at("tail_min_nonzero_x"));
   const json& nw = j.at("narrow");
   r.narrow_checked = nw.at(0).get<std::size_t>();
   r.narrow_in_binary16 = nw.at(1).get<std::size_t>();

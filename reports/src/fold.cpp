@@ -91,6 +91,8 @@ void classify(Row& row, const Claim& framework, double x, double got, double wan
     row.narrow_in_bfloat16 += round_to_format(got, Format::bfloat16) == got;
     row.narrow_in_binary32 += round_to_format(got, Format::binary32) == got;
   }
+  if (x <= -1 && std::isfinite(got) && got != 0 && (!row.tail_min_nonzero_x || x < *row.tail_min_nonzero_x))
+    row.tail_min_nonzero_x = x;
   if (std::isnan(got)) {
     // size -|x|: the worst is the smallest |x|, where NaN starts.
     if (e.nan_mismatch) row.observation(DefectKind::nan).add(x, want, got, -std::fabs(x), breaks);

@@ -114,6 +114,28 @@ TEST_F(DefectsCli, SaysABinary32GeluRoundsItsInputsToBinary16First) {
   EXPECT_TRUE(said) << j["subjects"][0]["defects"].dump(1);
 }
 
+TEST_F(DefectsCli, NamesAMistypedConstant) {
+  const auto j = check("lib:" MISTYPED_CONSTANT_LIB " --claim faithful --formats f32 --functions tanh.value "
+                       "--no-properties --no-plots --points 2000 --gate", 4);
+  bool said = false;
+  for (const auto& d : j["subjects"][0]["defects"])
+    if (d["kind"] == "accuracy" && !d["diagnosis"].is_null())
+      said |= d["diagnosis"].get<std::string>().find("computed with 0.0447 for 0.044715: a mistyped constant") !=
+              std::string::npos;
+  EXPECT_TRUE(said) << j["subjects"][0]["defects"].dump(1);
+}
+
+TEST_F(DefectsCli, SaysAFlushIsACleanCutAtARoundThreshold) {
+  const auto j = check("lib:" CUTOFF_LIB " --claim faithful --formats f32 --functions erf.value "
+                       "--no-properties --no-plots --points 2000 --gate", 4);
+  bool said = false;
+  for (const auto& d : j["subjects"][0]["defects"])
+    if (d["kind"] == "flush" && !d["diagnosis"].is_null())
+      said |= d["diagnosis"].get<std::string>().find("a clean cut") != std::string::npos &&
+              d["diagnosis"].get<std::string>().find("-10 lies between") != std::string::npos;
+  EXPECT_TRUE(said) << j["subjects"][0]["defects"].dump(1);
+}
+
 TEST_F(DefectsCli, SaysTheErfFormComputesTheTanhForm) {
   const auto j = check("lib:" OTHER_FORM_LIB " --claim faithful --formats f32 --functions erf.value "
                        "--no-properties --no-plots --points 2000 --gate", 4);

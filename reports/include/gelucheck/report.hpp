@@ -186,6 +186,9 @@ struct Row {
   // their correctly rounded results differ, and how many of them got equal results.
   std::size_t quant_pairs_binary16 = 0, quant_equal_binary16 = 0;
   std::size_t quant_pairs_bfloat16 = 0, quant_equal_bfloat16 = 0;
+  // For the diagnosis "a clean cut-off": the least x <= -1 with a finite nonzero result (a flush
+  // of the negative tail that ends below it is a cut: every x up to the flush's greatest gives 0).
+  std::optional<double> tail_min_nonzero_x;
   bool quant_have_prev = false;
   double quant_prev_x = 0, quant_prev_got = 0, quant_prev_want = 0;
   Observation& observation(DefectKind k, std::string_view fact = {});  // finds or adds
