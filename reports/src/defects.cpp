@@ -317,7 +317,9 @@ std::string diagnose_accuracy(const Row& row, const Observation& o) {
 
 // A flush of the negative tail that is a clean cut (every input up to its greatest x gives zero,
 // every tail input past it a nonzero result), and the roundest number between the two, when it
-// has at most two significant digits (the threshold of an `if (x < C) return 0`).
+// has at most two significant digits and the two are within 2^-16 of it (the threshold of an
+// `if (x < C) return 0`, seen by an exhaustive sweep; a sampled grid's gaps often hold a round
+// number by chance, as the textbook formula's natural collapse at x ~ -7.2 in binary64 shows).
 std::string diagnose_cutoff(const Row& row, const Observation& o) {
   if (o.fact != "tail" || !row.tail_min_nonzero_x || !(*row.tail_min_nonzero_x > o.hi)) return {};
   const double a = o.hi, b = *row.tail_min_nonzero_x;  // a < b <= -1
@@ -325,7 +327,9 @@ std::string diagnose_cutoff(const Row& row, const Observation& o) {
   for (int digits = 1; digits <= 2 && round.empty(); ++digits) {
     const double step = std::pow(10.0, std::floor(std::log10(std::fabs(a))) - digits + 1);
     const double c = std::ceil(a / step) * step;
-    if (c > a && c <= b) round = short_num(c);
+    // Only where the last zero and the first nonzero result are so close that a round number
+    // between them is no coincidence (a sampled grid leaves gaps that often hold one).
+    if (c > a && c <= b && b - a <= std::ldexp(std::fabs(c), -16)) round = short_num(c);
   }
   std::string out = "a clean cut: every input up to x = " + short_num(a) + " gives zero, every tail input from x = " +
                     short_num(b) + " on a nonzero result";

@@ -53,11 +53,11 @@ vertical-align:top;text-align:left}th{background:#f0f0f0}td.n{text-align:right;w
 td code.wrap{white-space:normal;overflow-wrap:anywhere}
 .verdict{padding:.8em 1em;border-radius:6px;font-size:1.1em}.pass{background:#e3f5e1;border:2px solid #2e7d32}
 .fail{background:#fde7e7;border:2px solid #c62828}.broken{background:#fff4d6;border:2px solid #b7791f;
-padding:.5em 1em;border-radius:6px}.defect{border:1px solid #ccc;border-left:6px solid #888;
+padding:.5em 1em;border-radius:6px}.defect{border:1px solid #ccc;border-left:6px solid rgb(136,136,136);
 padding:.4em 1em;margin:.8em 0;border-radius:4px}.defect.gate{border-left-color:#c62828}
-.kind{font-family:ui-monospace,monospace;background:#333;color:#fff;padding:0 .4em;border-radius:3px}
-.bad{color:#c62828;font-weight:bold}.ok{color:#2e7d32}.note{color:#555}img{max-width:100%;border:1px solid #ddd}
-figure{margin:1em 0}figcaption{color:#555}
+.kind{font-family:ui-monospace,monospace;background:rgb(51,51,51);color:#fff;padding:0 .4em;border-radius:3px}
+.bad{color:#c62828;font-weight:bold}.ok{color:#2e7d32}.note{color:rgb(85,85,85)}img{max-width:100%;border:1px solid #ddd}
+figure{margin:1em 0}figcaption{color:rgb(85,85,85)}
 )";
 
 void header(std::ostringstream& o, const json& j) {
