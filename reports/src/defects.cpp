@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstdio>
 #include <regex>
+#include <sstream>
 
 #include "gelucheck/measure.hpp"
 #include "gelucheck/mpfr.hpp"
@@ -734,6 +735,21 @@ std::vector<Defect> find_defects(const Report& r, std::size_t s) {
     const std::string full = t.suite + "." + t.name;
     const auto c = counterexample(t.message);
     bool placed = false;
+    // A property that failed on a harness finding (the suite's "harness finding: OP KIND ...")
+    // is that finding's consequence: it joins the defect of that misbehaviour.
+    if (const auto at = t.message.find("harness finding: "); at != std::string::npos) {
+      std::istringstream words(t.message.substr(at + 17));
+      std::string op, kind;
+      words >> op >> kind;
+      for (Defect& d : out)
+        if (!d.ops.empty() && !d.ops.front().has_expected && defect_rank(d.kind) <= defect_rank(DefectKind::protocol) &&
+            d.fact.rfind(kind, 0) == 0) {
+          d.properties.push_back(full);
+          placed = true;
+          break;
+        }
+    }
+    if (placed) continue;
     if (c)
       for (Defect& d : out)
         if (!d.ops.empty() && d.ops.front().has_expected && explains(d, *c)) {

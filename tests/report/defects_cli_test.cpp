@@ -77,6 +77,25 @@ TEST_F(DefectsCli, EveryReproducerReproduces) {
   EXPECT_GE(run, 4u);
 }
 
+// A subject that hangs at one input in every op: one hang defect, confirmed alone, and the
+// properties that met the hang are listed with it, not as defects of their own.
+TEST_F(DefectsCli, AHangInEveryOpIsOneDefectWithThePropertiesItStopped) {
+  const auto j = check("lib:" HANG_LIB " --claim faithful --formats f32 --gate --no-plots --points 2000", 4);
+  std::size_t hangs = 0;
+  for (const auto& d : j["subjects"][0]["defects"]) {
+    if (d["kind"] == "hang") {
+      ++hangs;
+      EXPECT_EQ(d["x"], "0x1p+1") << d.dump();
+      EXPECT_EQ(d["ops"].size(), 4u) << d.dump();
+      EXPECT_FALSE(d["properties"].empty()) << d.dump();
+    }
+    if (d["fact"].get<std::string>().find("identity_inputs_untouched") != std::string::npos ||
+        d["detail"].dump().find("harness finding") != std::string::npos)
+      ADD_FAILURE() << "a property stopped by the hang is a defect of its own: " << d.dump();
+  }
+  EXPECT_EQ(hangs, 1u) << j["subjects"][0]["defects"].dump(1);
+}
+
 // A crash that needs its batch (the hostile library's gelu_erf_f64 crashes in any call of more
 // than 100 elements) is one defect that names no input as its cause, says so, and its reproducer
 // replays the batch saved beside the report, which crashes it again.
