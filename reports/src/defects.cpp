@@ -350,7 +350,7 @@ std::string group_key(const Observation& o, const Op& op) {
   const std::string kind(defect_kind_name(o.kind));
   switch (o.kind) {
     case DefectKind::limit: {
-      const double g = shows_worst(o.kind) ? o.worst_got : o.first_got;
+      const double g = o.first_got;
       const std::string got = std::isnan(g) ? "nan" : std::isinf(g) ? "inf" : "finite";
       return kind + "|" + o.fact + "|" + got;
     }

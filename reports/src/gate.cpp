@@ -12,12 +12,11 @@ namespace gelucheck::report {
 
 std::vector<std::string> gate_failures(const Report& r) {
   std::vector<std::string> out;
-  for (std::size_t s = 0; s < r.subjects.size(); ++s) {
-    const SubjectResult& sr = r.subjects[s];
+  for (const SubjectResult& sr : r.subjects) {
     if (!sr.gated) continue;
-    // One line per defect that breaks a claim of a gated subject (find_defects folds one cause in
-    // many ops, batches and properties into one).
-    for (const Defect& d : find_defects(r, s))
+    // One line per defect that breaks a claim of a gated subject (finish() has folded one cause
+    // in many ops, batches and properties into one).
+    for (const Defect& d : sr.defects)
       if (d.gated)
         out.push_back(sr.spec + ": " + std::string(defect_kind_name(d.kind)) + ": " + d.summary);
   }

@@ -299,7 +299,8 @@ std::vector<double> inputs(Format fmt, std::uint64_t seed, std::size_t points, I
 // Runs everything Options ask for. Throws std::runtime_error on a failure that leaves no report.
 Report run(const Options& opt);
 // The gate: empty when every claim holds and every property passed (or properties were skipped on
-// request); otherwise one line per failure.
+// request); otherwise one line per failure. Reads the subjects' defects: call after finish() has
+// found them (finish() calls it).
 std::vector<std::string> gate_failures(const Report& r);
 // Once everything is measured: every subject's defects (find_defects), then the gate.
 void finish(Report& r);
