@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs the Debian packages listed in scripts/debian-packages.txt that are missing (needs root
-# when any are), then configures and builds gelucheck in ${GELUCHECK_BUILD_DIR:-build}: every
+# when any are), the peers pinned in adapters/npm/package-lock.json (npm ci, into the build
+# directory's npm/), then configures and builds gelucheck in ${GELUCHECK_BUILD_DIR:-build}: every
 # target, or with --target NAME only that one (scripts/main.sh: gelucheck_main_job, what the main
 # job runs).
 # Usage: scripts/setup.sh [--target NAME] [extra cmake -D options]
@@ -13,9 +14,15 @@ if [ "${1:-}" = "--target" ]; then
   shift 2
 fi
 
+# A line is a package, or "PACKAGE if-no COMMAND": that package only when COMMAND is not on PATH
+# (npm: a machine whose Node.js came from elsewhere has its own).
 mapfile -t wanted < <(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$root/scripts/debian-packages.txt")
 missing=()
-for p in "${wanted[@]}"; do
+for line in "${wanted[@]}"; do
+  read -r p cond cmd <<<"$line"
+  if [ "${cond:-}" = "if-no" ]; then
+    command -v "$cmd" >/dev/null 2>&1 && continue
+  fi
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
 done
 if ((${#missing[@]})); then
@@ -27,6 +34,19 @@ if ((${#missing[@]})); then
   export DEBIAN_FRONTEND=noninteractive
   apt-get update -q >/dev/null
   apt-get install -y -q --no-install-recommends "${missing[@]}" >/dev/null
+fi
+
+# The npm peers (adapters/npm): their native libraries, found by CMake in $build/npm/node_modules.
+# ONNX Runtime's install script would fetch GPU binaries from elsewhere: told to skip, and no
+# package script runs. Done again only when the lock file changed.
+npm_dir="$build/npm"
+mkdir -p "$npm_dir"
+if ! cmp -s "$root/adapters/npm/package-lock.json" "$npm_dir/installed-package-lock.json"; then
+  echo "setup: installing the npm peers (adapters/npm/package-lock.json)" >&2
+  cp "$root/adapters/npm/package.json" "$root/adapters/npm/package-lock.json" "$npm_dir/"
+  (cd "$npm_dir" && ONNXRUNTIME_NODE_INSTALL=skip npm ci --ignore-scripts --no-audit --no-fund \
+     --loglevel=error >/dev/null)
+  cp "$npm_dir/package-lock.json" "$npm_dir/installed-package-lock.json"
 fi
 
 cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo "$@" >/dev/null

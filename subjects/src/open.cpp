@@ -2,12 +2,14 @@
 // peers this installation can measure.
 #include <unistd.h>
 
+#include <charconv>
 #include <string>
 
 #include "builtins.hpp"
 #include "gelucheck/process.hpp"
 #include "gelucheck/subject.hpp"
 #include "npy_subject.hpp"
+#include "peers.hpp"
 #include "process_subject.hpp"
 
 namespace gelucheck::subject {
@@ -25,125 +27,111 @@ std::unique_ptr<Subject> open(std::string_view spec, const OpenOptions& opt) {
   if (spec.rfind("lib:", 0) == 0) return open_lib(spec.substr(4), opt);
   throw SpecError(SpecError::Kind::usage,
                   "unknown subject \"" + std::string(spec) +
-                      "\" (want accurate, naive, reference, broken:NAME, torch[:LAYOUT], onednn, "
-                      "lib:PATH, cmd:COMMAND or npy:DIR)");
+                      "\" (want accurate, naive, reference, broken:NAME, a peer (" + peer_names() +
+                      ", docs/subjects.md), lib:PATH, cmd:COMMAND or npy:DIR)");
 }
 
 namespace {
 
 bool readable(const std::string& p) { return !p.empty() && access(p.c_str(), R_OK) == 0; }
 
-// Where an installation keeps its data and libraries, relative to the directory of its
-// executables (GNUInstallDirs: "../share", "../lib" or "../lib/x86_64-linux-gnu").
-#ifndef GELUCHECK_BIN_TO_DATADIR
-#define GELUCHECK_BIN_TO_DATADIR "../share"
-#endif
-#ifndef GELUCHECK_BIN_TO_LIBDIR
-#define GELUCHECK_BIN_TO_LIBDIR "../lib"
-#endif
+}  // namespace
 
-// The first readable path: beside the running executable (an installation: `installed` under the
-// installation's data or library directory), else the build tree's.
-std::string locate(const std::string& installed, const char* build) {
+std::string locate(const std::string& installed, const std::string& build) {
   const std::string beside = process::self_dir() + "/" + installed;
   if (readable(beside)) return beside;
   return readable(build) ? build : "";
 }
 
-#ifndef GELUCHECK_PYTHON_BUILD_PATH
-#define GELUCHECK_PYTHON_BUILD_PATH "/usr/bin/python3"
-#endif
-#ifndef GELUCHECK_ADAPTERS_SOURCE_DIR
-#define GELUCHECK_ADAPTERS_SOURCE_DIR ""
-#endif
-#ifndef GELUCHECK_ONEDNN_BUILD_PATH
-#define GELUCHECK_ONEDNN_BUILD_PATH ""
-#endif
-
-// Whether `python` can import `module`, without importing it (find_spec only reads the path):
-// a missing PyTorch leaves its peer out instead of failing the report.
-bool has_module(const std::string& python, const std::string& module) {
-  if (access(python.c_str(), X_OK) != 0) return false;
-  const process::Exit e = process::run(
-      {{python, "-c", "import importlib.util, sys; sys.exit(importlib.util.find_spec('" + module +
-                          "') is None)"},
-       "", {}},
-      "", std::chrono::milliseconds(20000));
-  return e.ok();
+std::string Named::describe() const {
+  std::string d = inner_->describe();
+  const std::string file = path_.substr(path_.rfind('/') + 1);
+  for (std::size_t at; !path_.empty() && (at = d.find(path_)) != std::string::npos;)
+    d.replace(at, path_.size(), file);
+  return d;
 }
 
-}  // namespace
+SpecError bad_word(const PeerSpec& p, const std::string& word, const std::string& accepted) {
+  return SpecError(SpecError::Kind::usage,
+                   p.spec + ": unknown option \"" + word + "\" (" + p.name + " takes " + accepted + ")");
+}
+
+int threads_word(const PeerSpec& p, const std::string& word) {
+  if (word.rfind("threads=", 0) != 0) return 0;
+  const std::string n = word.substr(8);
+  int v = 0;
+  const auto [end, ec] = std::from_chars(n.data(), n.data() + n.size(), v);
+  if (ec != std::errc() || end != n.data() + n.size() || v < 1 || v > 1024)
+    throw SpecError(SpecError::Kind::usage,
+                    p.spec + ": threads=" + n + ": want a thread count from 1 to 1024");
+  return v;
+}
+
+const std::vector<Peer>& peers() {
+  static const std::vector<Peer> v{kTorchPeer, kOnednnPeer};
+  return v;
+}
+
+const Peer* find_peer(std::string_view spec, PeerSpec* parsed) {
+  const std::size_t colon = spec.find(':');
+  const std::string_view name = spec.substr(0, colon);
+  for (const Peer& p : peers()) {
+    if (name != p.name) continue;
+    if (parsed) {
+      parsed->name = p.name;
+      parsed->spec = std::string(spec);
+      parsed->words.clear();
+      if (colon != std::string_view::npos) {
+        std::string_view rest = spec.substr(colon + 1);
+        while (true) {
+          const std::size_t comma = rest.find(',');
+          parsed->words.emplace_back(rest.substr(0, comma));
+          if (parsed->words.back().empty())
+            throw SpecError(SpecError::Kind::usage, std::string(spec) + ": an empty option");
+          if (comma == std::string_view::npos) break;
+          rest = rest.substr(comma + 1);
+        }
+      }
+    }
+    return &p;
+  }
+  return nullptr;
+}
 
 namespace {
 
-std::string torch_adapter() {
-  return locate(GELUCHECK_BIN_TO_DATADIR "/gelucheck/adapters/python/torch_subject.py",
-                (std::string(GELUCHECK_ADAPTERS_SOURCE_DIR) + "/python/torch_subject.py").c_str());
-}
-std::string onednn_library() {
-  return locate(GELUCHECK_BIN_TO_LIBDIR "/libgelucheck_onednn.so", GELUCHECK_ONEDNN_BUILD_PATH);
-}
-
-// A peer by its short name: the subject behind it is the adapter's (cmd: or lib:), but reports
-// name it as the user did, and its description names the adapter's file, not where this
-// installation keeps it.
-class Named final : public Subject {
- public:
-  Named(std::string name, std::string path, std::unique_ptr<Subject> inner)
-      : name_(std::move(name)), path_(std::move(path)), inner_(std::move(inner)) {}
-  std::string spec() const override { return name_; }
-  std::string describe() const override {
-    std::string d = inner_->describe();
-    const std::string file = path_.substr(path_.rfind('/') + 1);
-    for (std::size_t at; !path_.empty() && (at = d.find(path_)) != std::string::npos;)
-      d.replace(at, path_.size(), file);
-    return d;
-  }
-  Capabilities capabilities() const override { return inner_->capabilities(); }
-  ClaimSet claims() const override { return inner_->claims(); }
-  Status call(const Call& c) override { return inner_->call(c); }
-  std::vector<double> recorded_inputs(const Op& op) const override { return inner_->recorded_inputs(op); }
-
- private:
-  std::string name_, path_;
-  std::unique_ptr<Subject> inner_;
-};
-
-// torch[:batch|element|strided] (one thread) and onednn (OMP_NUM_THREADS as the caller set it).
 std::unique_ptr<Subject> open_peer(std::string_view spec, const OpenOptions& opt) {
-  if (spec == "onednn") {
-    const std::string lib = onednn_library();
-    if (lib.empty())
-      throw SpecError(SpecError::Kind::unavailable,
-                      "onednn: libgelucheck_onednn.so was not built (oneDNN, libdnnl-dev, was not "
-                      "found when gelucheck was configured)");
-    return std::make_unique<Named>("onednn", lib, open_lib(lib, opt));
-  }
-  if (spec != "torch" && spec.rfind("torch:", 0) != 0) return nullptr;
-  const std::string layout = spec == "torch" ? "batch" : std::string(spec.substr(6));
-  if (layout != "batch" && layout != "element" && layout != "strided")
-    throw SpecError(SpecError::Kind::usage,
-                    "torch:" + layout + ": the layouts are batch, element and strided");
-  const std::string python = GELUCHECK_PYTHON_BUILD_PATH, adapter = torch_adapter();
-  if (adapter.empty() || !has_module(python, "torch") || !has_module(python, "numpy"))
-    throw SpecError(SpecError::Kind::unavailable,
-                    "torch: needs " + python + " with torch and numpy (python3-torch, "
-                    "python3-numpy) and the adapter torch_subject.py");
-  return std::make_unique<Named>(std::string(spec), adapter,
-                                 open_cmd(python + " " + adapter + " --layout " + layout +
-                                              " --threads 1",
-                                          opt));
+  PeerSpec ps;
+  const Peer* p = find_peer(spec, &ps);
+  return p ? p->open(ps, opt) : nullptr;
 }
 
 }  // namespace
 
 std::vector<std::string> peer_specs() {
   std::vector<std::string> v;
-  if (!torch_adapter().empty() && has_module(GELUCHECK_PYTHON_BUILD_PATH, "torch") &&
-      has_module(GELUCHECK_PYTHON_BUILD_PATH, "numpy"))
-    v.push_back("torch");
-  if (!onednn_library().empty()) v.push_back("onednn");
+  for (const Peer& p : peers())
+    if (p.available()) v.emplace_back(p.name);
   return v;
+}
+
+std::vector<std::string> variant_specs(std::string_view spec) {
+  PeerSpec ps;
+  const Peer* p = find_peer(spec, &ps);
+  if (!p)
+    throw SpecError(SpecError::Kind::usage,
+                    std::string(spec) + ": only a peer (" + peer_names() + ") has variants");
+  if (!ps.words.empty())
+    throw SpecError(SpecError::Kind::usage,
+                    std::string(spec) + ": the variants are of a peer's default: give " + p->name);
+  if (!p->available()) (void)p->open(ps, {});  // throws, saying how to install it
+  return p->variants();
+}
+
+std::string peer_names() {
+  std::string s;
+  for (const Peer& p : peers()) s += (s.empty() ? "" : ", ") + std::string(p.name);
+  return s;
 }
 
 }  // namespace gelucheck::subject

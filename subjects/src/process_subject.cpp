@@ -91,8 +91,9 @@ std::size_t op_index(const Op& op) {
 
 class ProcessSubject final : public Subject {
  public:
-  ProcessSubject(std::string spec, std::vector<std::string> argv, const OpenOptions& opt)
-      : spec_(std::move(spec)), argv_(std::move(argv)), opt_(opt) {
+  ProcessSubject(std::string spec, std::vector<std::string> argv, const OpenOptions& opt,
+                 std::vector<std::string> env = {})
+      : spec_(std::move(spec)), argv_(std::move(argv)), env_(std::move(env)), opt_(opt) {
     try {  // the child's stderr log lives here
       dir_ = cleanup::make_temp_dir(fs::temp_directory_path().string(), "gelucheck-subject");
     } catch (const std::exception& e) {
@@ -322,6 +323,7 @@ class ProcessSubject final : public Subject {
     }
     process::Spec ps;
     ps.argv = argv_;
+    ps.env = env_;
     child_ = std::make_unique<process::Child>(ps, log_);
     if (!child_->alive()) {
       const auto e = child_->poll();
@@ -423,6 +425,7 @@ class ProcessSubject final : public Subject {
 
   std::string spec_;
   std::vector<std::string> argv_;
+  std::vector<std::string> env_;  // "NAME=value" for every child (a peer's variant)
   OpenOptions opt_;
   cleanup::TempDir dir_;
   std::string log_;
@@ -519,12 +522,14 @@ std::string subject_host_path() {
                       process::self_dir() + " (it is installed with gelucheck)");
 }
 
-std::unique_ptr<Subject> open_cmd(std::string_view command, const OpenOptions& opt) {
+std::unique_ptr<Subject> open_cmd(std::string_view command, const OpenOptions& opt,
+                                  std::vector<std::string> env) {
   return std::make_unique<ProcessSubject>("cmd:" + std::string(command), split_command(command),
-                                          opt);
+                                          opt, std::move(env));
 }
 
-std::unique_ptr<Subject> open_lib(std::string_view rest, const OpenOptions& opt) {
+std::unique_ptr<Subject> open_lib(std::string_view rest, const OpenOptions& opt,
+                                  std::vector<std::string> env) {
   const std::string spec = "lib:" + std::string(rest);
   LibSpec ls = split_lib_spec(rest);
   if (ls.path.empty())
@@ -540,7 +545,7 @@ std::unique_ptr<Subject> open_lib(std::string_view rest, const OpenOptions& opt)
   if (ls.path.find('/') == std::string::npos && fs::exists(ls.path, ec)) ls.path = "./" + ls.path;
   std::vector<std::string> argv{subject_host_path(), ls.path};
   if (!ls.map.empty()) argv.push_back(ls.map);
-  return std::make_unique<ProcessSubject>(spec, std::move(argv), opt);
+  return std::make_unique<ProcessSubject>(spec, std::move(argv), opt, std::move(env));
 }
 
 int children_started(const Subject& s) {

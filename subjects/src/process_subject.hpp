@@ -20,10 +20,13 @@ namespace gelucheck::subject {
 
 // `cmd:COMMAND`: COMMAND is split into words as a shell would split plain words and quotes
 // (split_command). Throws SpecError: usage for a malformed command, unavailable when the program
-// cannot be started or fails its handshake.
-std::unique_ptr<Subject> open_cmd(std::string_view command, const OpenOptions& opt);
+// cannot be started or fails its handshake. `env` ("NAME=value") is added to the environment of
+// every child started (the peers' variants: a thread count, an ISA cap).
+std::unique_ptr<Subject> open_cmd(std::string_view command, const OpenOptions& opt,
+                                  std::vector<std::string> env = {});
 // `lib:REST`, REST = PATH[:MAP] (lib_map.hpp). Throws SpecError like open_cmd.
-std::unique_ptr<Subject> open_lib(std::string_view rest, const OpenOptions& opt);
+std::unique_ptr<Subject> open_lib(std::string_view rest, const OpenOptions& opt,
+                                  std::vector<std::string> env = {});
 
 // The words of a command line: blanks separate words; '...' quotes literally; "..." quotes with
 // \" \\ \$ \` as escapes; a backslash outside quotes escapes the next character. Unquoted

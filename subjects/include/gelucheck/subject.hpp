@@ -192,8 +192,9 @@ struct OpenOptions {
 // Opens a subject from its spec (docs/subjects.md):
 //   accurate | naive | reference     the built-ins (the library's two paths; the MPFR reference)
 //   broken:NAME                      a deliberately broken variant (broken_names())
-//   torch[:batch|element|strided]    PyTorch's F.gelu through its adapter (one thread)
-//   onednn                           oneDNN's eltwise GELU through its lib: adapter
+//   torch[:OPTIONS]                  PyTorch's F.gelu through its adapter (one thread)
+//   onednn[:OPTIONS]                 oneDNN's eltwise GELU through its lib: adapter
+//   (a peer's OPTIONS: docs/subjects.md, "Peers"; subjects/src/peers.hpp)
 //   lib:PATH[:MAP]                   a shared library exporting the C ABI, loaded in a child process
 //   cmd:COMMAND ARGS...              a program speaking the subject protocol on stdin/stdout
 //   npy:DIR                          arrays saved from any framework
@@ -202,6 +203,13 @@ std::vector<std::string> broken_names();
 // The real peers this installation can measure (PyTorch through its adapter, oneDNN through its
 // library), as specs; those whose package or adapter is missing are left out.
 std::vector<std::string> peer_specs();
+// The variants of a peer (given by its name alone: "torch", "ggml"): each a spec that changes one
+// of the default's options (a layout, a thread count, an ISA, a CPU build), those this machine
+// can run; `gelucheck diff SPEC --variants` compares each with the default. Throws SpecError:
+// usage for a spec that is not a peer's name, unavailable when the peer is not installed.
+std::vector<std::string> variant_specs(std::string_view spec);
+// The peers' names, "torch, onednn, ...", for messages.
+std::string peer_names();
 // The specs of the broken variants every check must catch ("broken:NAME" for each fixed variant
 // of broken_names(); the parameterised ones are the tests' own). The property suite's bite test
 // runs the suite against each.
