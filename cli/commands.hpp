@@ -19,6 +19,7 @@ std::function<int()> add_eval_command(CLI::App& app);    // cli/eval_command.cpp
 std::function<int()> add_report_command(CLI::App& app);  // cli/report_command.cpp
 std::function<int()> add_check_command(CLI::App& app);   // cli/check_command.cpp
 std::function<int()> add_merge_command(CLI::App& app);   // cli/merge_command.cpp
+std::function<int()> add_diff_command(CLI::App& app);    // cli/diff_command.cpp
 
 // report and check: run, write, print the verdict; the exit code (cli/run_report.cpp).
 struct RunTargets {

@@ -58,7 +58,7 @@ int run(int argc, char** argv) {
   // Each add_* call appends one subcommand; remember which action belongs to which.
   std::vector<std::pair<CLI::App*, std::function<int()>>> commands;
   for (auto add : {cli::add_eval_command, cli::add_report_command, cli::add_check_command,
-                   cli::add_merge_command}) {
+                   cli::add_merge_command, cli::add_diff_command}) {
     auto action = add(app);
     commands.emplace_back(app.get_subcommands([](CLI::App*) { return true; }).back(),
                           std::move(action));

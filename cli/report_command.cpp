@@ -22,6 +22,7 @@
 
 #include "commands.hpp"
 #include "exit_codes.hpp"
+#include "options.hpp"
 #include "gelucheck/report.hpp"
 #include "gelucheck/subject.hpp"
 
@@ -40,46 +41,10 @@ struct CampaignArgs {
   bool no_properties = false, no_plots = false, quiet = false;
 };
 
-// The words CLI11 accepts for an unsigned option of type T: decimal or 0x-hex digits, the whole
-// word, at most T's maximum; nothing else. A transformer that rewrites the word in plain decimal,
-// which CLI11's own conversion (strtoull, base 0) then reads exactly; alone that conversion would
-// take "-1" as 2^64 - 1, "010" as octal 8, " 5" and "+5" as 5, and 2^64 as 2^64 - 1. Ranges are
-// checked after it by CLI::Range.
-template <class T>
-CLI::Validator unsigned_word() {
-  return CLI::Validator(
-      [](std::string& s) -> std::string {
-        const bool hex = s.size() > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X');
-        const char* b = s.data() + (hex ? 2 : 0);
-        const char* e = s.data() + s.size();
-        T v = 0;
-        const auto [p, ec] = std::from_chars(b, e, v, hex ? 16 : 10);
-        if (ec == std::errc::result_out_of_range)
-          return s + " is beyond " + std::to_string(std::numeric_limits<T>::max());
-        if (b == e || ec != std::errc{} || p != e)
-          return "\"" + s + "\" is not an unsigned integer (decimal or 0x-hex)";
-        s = std::to_string(v);
-        return "";
-      },
-      "", "unsigned");
-}
-
-// A comma-separated list (empty items kept, so that "f64,,f32" is an error, not f64 and f32).
-std::vector<std::string> split(const std::string& s) {
-  std::vector<std::string> v;
-  std::size_t b = 0;
-  for (;;) {
-    const std::size_t e = s.find(',', b);
-    v.push_back(s.substr(b, e == std::string::npos ? std::string::npos : e - b));
-    if (e == std::string::npos) return v;
-    b = e + 1;
-  }
-}
-
 struct ReportArgs {
   std::string out = "gelucheck-report";
   std::vector<std::string> subjects;
-  bool no_peers = false, gate = false;
+  bool no_peers = false, no_variants = false, gate = false;
 };
 
 }  // namespace
@@ -136,23 +101,7 @@ std::function<std::string(report::Options&)> add_campaign_options(CLI::App* sub)
     opt.property_cases = a->property_cases;
     opt.plots = !a->no_plots;
     opt.progress = !a->quiet && isatty(STDERR_FILENO);
-    opt.formats.clear();
-    for (const std::string& f : split(a->formats)) {
-      const std::optional<Format> fmt = subject::parse_dtype(f);
-      if (!fmt) return "--formats: unknown format \"" + f + "\" (f64, f32, bf16, f16)";
-      opt.formats.push_back(*fmt);
-    }
-    opt.functions.clear();
-    for (const std::string& f : split(a->functions)) {
-      const std::optional<subject::Function> fn = subject::parse_function(f);
-      if (!fn)
-        return "--functions: unknown function \"" + f +
-               "\" (tanh.value, tanh.derivative, erf.value, erf.derivative)";
-      opt.functions.push_back(*fn);
-    }
-    if (opt.formats.empty() || opt.functions.empty())
-      return "--formats and --functions must name at least one each";
-    return "";
+    return parse_formats_and_functions(a->formats, a->functions, opt.formats, opt.functions);
   };
 }
 
@@ -171,7 +120,11 @@ std::function<int()> add_report_command(CLI::App& app) {
   sub->add_option("--subject", args->subjects,
                   "Measure these subjects instead of accurate, naive and the peers (repeatable; "
                   "specs as for `gelucheck check`)");
-  sub->add_flag("--no-peers", args->no_peers, "Leave out the peers (PyTorch, oneDNN)");
+  sub->add_flag("--no-peers", args->no_peers,
+                "Leave out the peers (PyTorch, oneDNN, ONNX Runtime, ggml: those installed)");
+  sub->add_flag("--no-variants", args->no_variants,
+                "Do not compare each peer with its variants (layouts, threads, ISA builds; as "
+                "`gelucheck diff PEER --variants`)");
   sub->add_flag("--gate",
                 args->gate,
                 "Exit 4 when a subject that claims something breaks it, a property fails on it, "
@@ -195,6 +148,7 @@ std::function<int()> add_report_command(CLI::App& app) {
       // OpenMP reads OMP_NUM_THREADS in its child (the PyTorch adapter is given --threads 1).
       setenv("OMP_NUM_THREADS", "1", /*overwrite=*/0);
       for (const std::string& p : subject::peer_specs()) opt.subjects.push_back(p);
+      if (!args->no_variants) opt.variants_of = subject::peer_specs();
     }
     opt.command = "gelucheck report";
     return run_report(opt, {args->out, "", args->gate});

@@ -6,6 +6,7 @@
 
 #include "commands.hpp"
 #include "exit_codes.hpp"
+#include "options.hpp"
 #include "gelucheck/output_dir.hpp"
 #include "gelucheck/report.hpp"
 #include "gelucheck/resources.hpp"
@@ -74,17 +75,9 @@ int finish_report(const report::Report& rep, const RunTargets& t) {
   } catch (const std::exception& e) {
     return say(e, kExitFailure);
   }
-  if (!t.junit.empty()) {
-    // Written beside, then renamed over: never a half-written file at the path.
-    const std::string tmp = t.junit + ".tmp-gelucheck";
-    std::ofstream f(tmp, std::ios::binary);
-    f << report::to_junit(rep);
-    f.close();
-    if (!f || std::rename(tmp.c_str(), t.junit.c_str()) != 0) {
-      std::remove(tmp.c_str());
-      std::fprintf(stderr, "%s: cannot write the JUnit XML to %s\n", who, t.junit.c_str());
-      return kExitFailure;
-    }
+  if (!t.junit.empty() && !write_whole_file(t.junit, report::to_junit(rep))) {
+    std::fprintf(stderr, "%s: cannot write the JUnit XML to %s\n", who, t.junit.c_str());
+    return kExitFailure;
   }
 
   std::printf("%s: wrote %s/report.html or %s/report.md (read one), %s/report.json (schema %s)%s%s%s\n",

@@ -51,6 +51,10 @@ std::vector<Row> campaign(Format fmt, const std::vector<double>& xs, bool exhaus
 SubjectResult describe_subject(const subject::Subject& s, const std::string& spec,
                                const Options& opt);
 
+// report.json's (and diff.json's) `provenance`: this build and machine, and the subjects' specs.
+nlohmann::ordered_json provenance_json(const Provenance& p,
+                                       const std::vector<std::string>& subject_specs);
+
 // "2026-12-01T13:19:42Z", now (a report's started_utc).
 std::string utc_now();
 

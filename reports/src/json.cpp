@@ -1,4 +1,4 @@
-// report.json: schema gelucheck.report/2 (docs/report.md documents every field).
+// report.json: schema gelucheck.report/3 (docs/report.md documents every field).
 // A non-finite number is written as the string "inf", "-inf" or "nan" (JSON has no such numbers);
 // every floating-point input or result is also given as a C99 hex float.
 #include <algorithm>
@@ -140,22 +140,6 @@ json properties_json(const Properties& p) {
           {"tests", tests}};
 }
 
-// Which gelucheck, built how, with which libraries, on which CPU (docs/report.md, "Provenance").
-json provenance_json(const Report& r) {
-  const Provenance& p = r.provenance;
-  json features = json::object();
-  for (const auto& [name, present] : p.cpu_features) features[name] = present;
-  json specs = json::array();
-  for (const SubjectResult& s : r.subjects) specs.push_back(s.spec);
-  return {{"gelucheck", {{"version", p.version}, {"commit", p.commit}}},
-          {"compiler", {{"id", p.compiler_id}, {"version", p.compiler_version},
-                        {"standard", p.cxx_standard}, {"build_type", p.build_type},
-                        {"flags", p.flags}}},
-          {"libraries", {{"libc", p.libc}, {"mpfr", p.mpfr}, {"gmp", p.gmp}, {"boost", p.boost}}},
-          {"cpu", {{"model", p.cpu_model}, {"features", features}}},
-          {"subjects", specs}};
-}
-
 json defect_json(const Defect& d) {
   json ops = json::array(), per_op = json::array();
   for (const DefectOp& o : d.ops) {
@@ -231,11 +215,26 @@ json subject_json(const SubjectResult& s) {
 
 }  // namespace
 
+// Which gelucheck, built how, with which libraries, on which CPU (docs/report.md, "Provenance").
+json provenance_json(const Provenance& p, const std::vector<std::string>& subject_specs) {
+  json features = json::object();
+  for (const auto& [name, present] : p.cpu_features) features[name] = present;
+  return {{"gelucheck", {{"version", p.version}, {"commit", p.commit}}},
+          {"compiler", {{"id", p.compiler_id}, {"version", p.compiler_version},
+                        {"standard", p.cxx_standard}, {"build_type", p.build_type},
+                        {"flags", p.flags}}},
+          {"libraries", {{"libc", p.libc}, {"mpfr", p.mpfr}, {"gmp", p.gmp}, {"boost", p.boost}}},
+          {"cpu", {{"model", p.cpu_model}, {"features", features}}},
+          {"subjects", subject_specs}};
+}
+
 json to_json(const Report& r) {
   json j;
   j["schema"] = kSchema;
   j["generator"] = {{"program", "gelucheck report"}, {"version", r.provenance.version}};
-  j["provenance"] = provenance_json(r);
+  std::vector<std::string> specs;
+  for (const SubjectResult& s : r.subjects) specs.push_back(s.spec);
+  j["provenance"] = provenance_json(r.provenance, specs);
   j["config"] = {{"seed", r.options.seed},
                  {"points", r.options.points},
                  {"properties", r.options.properties},
@@ -300,6 +299,7 @@ json to_json(const Report& r) {
   for (const std::string& e : extra) trace.push_back(entry(e));
   j["lean_traceability"] = trace;
 
+  if (!r.variants.is_null()) j["variants"] = r.variants;
   j["gate"] = {{"passed", r.gate_failures.empty()}, {"failures", r.gate_failures}};
   j["plots"] = json::array();
   if (r.options.plots)
@@ -310,7 +310,8 @@ json to_json(const Report& r) {
               // The file name only: where this installation keeps it is no part of a report.
               {"proptests_executable", p.executable.substr(p.executable.rfind('/') + 1)},
               {"seconds", {{"campaign", r.seconds_campaign}, {"gap", r.seconds_gap},
-                           {"properties", r.seconds_properties}}}};
+                           {"properties", r.seconds_properties},
+                           {"variants", r.seconds_variants}}}};
   return j;
 }
 

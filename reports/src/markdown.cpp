@@ -5,6 +5,7 @@
 #include <sstream>
 #include <string>
 
+#include "gelucheck/diff.hpp"
 #include "internal.hpp"  // fmt_num, fmt_ulp, kinds_for, op_name_of
 
 namespace gelucheck::report {
@@ -255,6 +256,16 @@ std::string to_markdown(const json& j) {
       o << "\n";
     }
   }
+  if (j.contains("variants") && !j["variants"].empty()) {
+    o << "\n## Variants\n\n"
+      << "Each peer against its variants (layouts, threads, ISA builds) over the same inputs, as "
+         "`gelucheck diff PEER --variants` does. "
+      << diff::kComparedHow << " Each difference, op by op: [report-details.md](report-details.md#variants).\n\n"
+      << "default | variant | verdict\n---|---|---\n";
+    for (const json& c : j["variants"])
+      o << "`" << c["a"]["spec"].get<std::string>() << "` | `" << c["b"]["spec"].get<std::string>()
+        << "` | " << diff::verdict_cell(c) << "\n";
+  }
   const json& gap = j["gap"];
   if (!ex) {
     o << "\n## The tanh–erf gap\n\n"
@@ -288,7 +299,10 @@ std::string to_markdown(const json& j) {
   const json& sec = j["run"]["seconds"];
   o << "\nRun time: campaign " << fmt_num(sec["campaign"], 1, true) << " s, gap "
     << fmt_num(sec["gap"], 1, true) << " s, properties " << fmt_num(sec["properties"], 1, true)
-    << " s, on " << j["run"]["threads"].get<unsigned>() << " thread(s).\n";
+    << " s" << (sec.contains("variants") && j.contains("variants")
+                    ? ", variants " + fmt_num(sec["variants"], 1, true) + " s"
+                    : std::string())
+    << ", on " << j["run"]["threads"].get<unsigned>() << " thread(s).\n";
   o << "\nDetails — every subject's description and findings, the statistics of every row over all "
        "inputs and per region, every property with its counterexample, the Lean traceability and the "
        "inputs: [report-details.md](report-details.md).\n";
@@ -426,6 +440,10 @@ std::string to_markdown_details(const json& j) {
         << " | " << c["hard"].get<std::size_t>() << " | " << c["special"].get<std::size_t>() << " | "
         << c["total"].get<std::size_t>() << "\n";
   }
+  }
+  if (j.contains("variants") && !j["variants"].empty()) {
+    o << "\n## Variants\n\n" << diff::kComparedHow << "\n\n";
+    for (const json& c : j["variants"]) o << diff::comparison_markdown(c, "###");
   }
   return o.str();
 }

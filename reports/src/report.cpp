@@ -8,6 +8,7 @@
 #include <ctime>
 #include <stdexcept>
 
+#include "gelucheck/diff.hpp"
 #include "internal.hpp"
 
 namespace gelucheck::report {
@@ -188,6 +189,25 @@ Report run(const Options& opt) {
     sr.properties = run_properties(opt, sr.spec, sr.claims.items());
   }
   r.seconds_properties = seconds_since(t0);
+
+  // Each peer against its variants: the same inputs, bit by bit (gelucheck/diff.hpp).
+  t0 = std::chrono::steady_clock::now();
+  if (!opt.variants_of.empty()) {
+    diff::Options d;
+    d.seed = opt.seed;
+    d.points = opt.points;
+    d.formats = opt.formats;
+    d.functions = opt.functions;
+    d.threads = opt.threads;
+    d.call_timeout_seconds = opt.call_timeout_seconds;
+    for (const std::string& peer : opt.variants_of)
+      for (const std::string& v : subject::variant_specs(peer)) d.pairs.emplace_back(peer, v);
+    if (opt.progress)
+      std::fprintf(stderr, "[%s] comparing %zu peer variant(s) with their defaults...\n",
+                   opt.command.c_str(), d.pairs.size());
+    r.variants = diff::to_json(diff::run(d))["comparisons"];
+  }
+  r.seconds_variants = seconds_since(t0);
   finish(r);
   return r;
 }

@@ -38,6 +38,10 @@ const Isa kIsas[] = {
        return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
               __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("avx512dq");
      }},
+    // Its bfloat16 instructions: oneDNN's bf16 kernels without them emulate the conversions.
+    {"avx512_core_bf16", [] {
+       return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bf16");
+     }},
 };
 
 std::unique_ptr<Subject> open(const PeerSpec& p, const OpenOptions& opt) {
@@ -52,7 +56,7 @@ std::unique_ptr<Subject> open(const PeerSpec& p, const OpenOptions& opt) {
       for (char& c : up) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
       env.push_back("ONEDNN_MAX_CPU_ISA=" + up);
     } else {
-      throw bad_word(p, w, "isa=sse41|avx|avx2|avx512_core and threads=N");
+      throw bad_word(p, w, "isa=sse41|avx|avx2|avx512_core|avx512_core_bf16 and threads=N");
     }
   }
   const std::string lib = library();

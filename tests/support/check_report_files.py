@@ -7,7 +7,9 @@ PATH is a report directory (every file in it, plot-data/ included, PNGs left out
 (a JUnit XML, a report.json). Every file must be UTF-8 and hold no doubly encoded character: a
 Latin-1 reading of a UTF-8 lead byte followed by that of a continuation byte (U+00C2..U+00F4 then
 U+0080..U+00BF, e.g. "Â·" for "·"), the mark of UTF-8 bytes re-encoded one by one. Every file
-named report.json must be valid against SCHEMA (reports/schema/report.schema.json).
+named report.json must be valid against SCHEMA (reports/schema/report.schema.json), or, when it
+says it is a `gelucheck diff` report (schema gelucheck.diff/1), against diff.schema.json beside
+SCHEMA, which the report schema's `variants` also refers to.
 --schema-only: only that (for a report written by an older gelucheck, e.g. one committed).
 
 Exit 0 when all is well; 1 with one line per problem on stdout; 2 when it cannot check (usage,
@@ -64,7 +66,13 @@ def main(argv):
         return 2
     with open(argv[1], encoding="utf-8") as f:
         schema = json.load(f)
-    validator = jsonschema.Draft202012Validator(schema)
+    with open(os.path.join(os.path.dirname(argv[1]), "diff.schema.json"), encoding="utf-8") as f:
+        diff_schema = json.load(f)
+    # The report schema refers to the diff schema by its $id (Debian 12's jsonschema 4.10 resolves
+    # through a RefResolver store; newer ones still accept it).
+    resolver = jsonschema.RefResolver.from_schema(schema, store={diff_schema["$id"]: diff_schema})
+    validator = jsonschema.Draft202012Validator(schema, resolver=resolver)
+    diff_validator = jsonschema.Draft202012Validator(diff_schema)
     problems, checked = [], 0
     for path in argv[2:]:
         if not os.path.exists(path):
@@ -77,7 +85,9 @@ def main(argv):
             if not schema_only:
                 problems += text_problems(file, data)
             if os.path.basename(file) == "report.json":
-                for e in sorted(validator.iter_errors(json.loads(data)), key=lambda e: list(e.absolute_path))[:10]:
+                doc = json.loads(data)
+                v = diff_validator if str(doc.get("schema", "")).startswith("gelucheck.diff/") else validator
+                for e in sorted(v.iter_errors(doc), key=lambda e: list(e.absolute_path))[:10]:
                     where = "/".join(str(p) for p in e.absolute_path) or "(top)"
                     problems.append(f"{file}: does not match the schema at {where}: {e.message[:300]}")
     if checked == 0:

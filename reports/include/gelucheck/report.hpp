@@ -76,6 +76,10 @@ struct Options {
   std::vector<subject::Function> functions{std::begin(subject::all_functions),
                                            std::end(subject::all_functions)};
   double call_timeout_seconds = 60;  // per call of an out-of-process subject
+  // Peers (by name) compared with each of their variants, as `gelucheck diff PEER --variants`
+  // does, over the campaign's inputs (report.json's `variants`). `gelucheck report` fills it
+  // with the peers it measures unless --no-variants.
+  std::vector<std::string> variants_of;
   std::string command = "gelucheck report";  // the command line's name, for the header
   // TEST ONLY: points measured at a time by the campaign (0: its default, kCampaignChunk in
   // reports/src/internal.hpp), to show that the chunks change no number. Not reachable from the CLI.
@@ -278,7 +282,10 @@ struct Report {
   // The top-level "properties" of report.json (schema /1): those of the first subject.
   const Properties& properties() const;
   std::vector<std::string> gate_failures;  // claims broken, properties failed or not run
-  double seconds_campaign = 0, seconds_gap = 0, seconds_properties = 0;
+  double seconds_campaign = 0, seconds_gap = 0, seconds_properties = 0, seconds_variants = 0;
+  // The variant comparisons (Options::variants_of): diff.json's `comparisons` (schema
+  // gelucheck.diff/1, gelucheck/diff.hpp); null when none were asked for.
+  nlohmann::ordered_json variants;
   std::string started_utc;
   // `check --exhaustive` only (gelucheck/exhaustive.hpp): the sweep's own section of report.json
   // ("exhaustive": range, failing inputs, failing counts per region); null otherwise.
