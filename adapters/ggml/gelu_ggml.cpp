@@ -335,7 +335,7 @@ const char* gelucheck_subject_describe(void) {
            ") CPU variant " + s.variant + ", threads " + std::to_string(s.threads) +
            "; gelu = ggml_gelu (the tanh form), gelu_erf = ggml_gelu_erf (the erf form), forward, " +
            yes + "; not provided: " + (no.empty() ? "" : no + " (ggml's CPU backend aborts on it), ") +
-           "the backward (ggml has no GELU backward op), f64 (no such ggml type), ggml_gelu_quick "
+           "the backward (ggml has no GELU backward op), f64 (its GELU kernels are f32 and f16), ggml_gelu_quick "
            "(x·σ(1.702x), neither form)" + tail;
   }();
   return d.c_str();
