@@ -68,7 +68,7 @@ int threads_word(const PeerSpec& p, const std::string& word) {
 }
 
 const std::vector<Peer>& peers() {
-  static const std::vector<Peer> v{kTorchPeer, kOnednnPeer};
+  static const std::vector<Peer> v{kTorchPeer, kOnednnPeer, kGgmlPeer};
   return v;
 }
 

@@ -38,7 +38,7 @@ const std::vector<Peer>& peers();
 const Peer* find_peer(std::string_view spec, PeerSpec* parsed);
 
 // The peers' adapters, one file each (peer_torch.cpp, peer_onednn.cpp, ...).
-extern const Peer kTorchPeer, kOnednnPeer;
+extern const Peer kTorchPeer, kOnednnPeer, kGgmlPeer;
 
 // --- For the adapters' open functions. ---
 

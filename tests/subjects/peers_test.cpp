@@ -1,7 +1,8 @@
 // The shipped adapters as subjects, against the MPFR reference: the Python example through cmd:
 // (adapters/python/examples/my_gelu.py), PyTorch through cmd: (adapters/python/torch_subject.py,
-// each layout) and oneDNN through lib: (libgelucheck_onednn.so). Skipped, with the reason, when
-// the interpreter, numpy, torch or oneDNN is missing.
+// each layout), oneDNN through lib: (libgelucheck_onednn.so) and ggml by its peer spec (ggml,
+// ggml:VARIANT,threads=N). Skipped, with the reason, when the interpreter, numpy, torch, oneDNN
+// or ggml's npm package is missing.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -187,6 +188,84 @@ TEST(OneDnn, ThroughLib) {
       // value before the rounding, so within 1 ulp of bfloat16 (2^-8 relative or more) after.
       expect_within(*s, op16, xs, 1);
     }
+#endif
+}
+
+
+// ---------------------------------------------------------------------------------------------
+
+// The ggml peer's wiring: the right ggml op on each form, the variant and thread count asked for,
+// what it does not provide, and its spec's errors. Not ggml's accuracy: the check measures that.
+TEST(Ggml, ThroughItsPeerSpec) {
+#ifndef GGML_LIB
+  GTEST_SKIP() << "@node-llama-cpp/linux-x64 was not installed (scripts/setup.sh) when gelucheck "
+                  "was configured: the ggml adapter is not built";
+#else
+  auto s = open("ggml", opts());
+  const std::string d = s->describe();
+  EXPECT_EQ(d.rfind("ggml 0.", 0), 0u) << d;  // the version ggml_version() gives
+  EXPECT_NE(d.find(" (commit "), std::string::npos) << d;
+  EXPECT_NE(d.find(", threads 1;"), std::string::npos) << d;
+  const std::size_t at = d.find("CPU variant ");
+  ASSERT_NE(at, std::string::npos) << d;
+  const std::string best = d.substr(at + 12, d.find(',', at) - at - 12);
+  EXPECT_NE(d.find("this CPU runs the variants "), std::string::npos) << d;
+  const Capabilities c = s->capabilities();
+  for (Form form : {Form::tanh, Form::erf}) {
+    for (Format f : {Format::binary32, Format::binary16})
+      EXPECT_TRUE(c.provides({form, Direction::forward, f})) << op_name({form, Direction::forward, f});
+    EXPECT_FALSE(c.provides({form, Direction::forward, Format::binary64}));
+    for (Format f : all_formats) EXPECT_FALSE(c.provides({form, Direction::backward, f}));
+  }
+  // bfloat16 is provided exactly when ggml's CPU backend computes it; when not, the name says so.
+  if (!c.provides({Form::tanh, Direction::forward, Format::bfloat16})) {
+    EXPECT_NE(d.find("not provided: bf16"), std::string::npos) << d;
+  }
+
+  // The points are binary16 numbers, so that ggml's binary16 table (its binary32 tanh form looks
+  // gelu up in a table indexed by x rounded to binary16) adds only the table's rounding, 2^-11
+  // relative: within 2^-10, 8192 ulps of binary32. Its erf form is binary32 arithmetic (erff):
+  // 16 ulps. Each binary16 op is a binary32 evaluation rounded once: 1 ulp. The forms differ by
+  // 11% at x = -3 (and 0.1% at -1), which is millions of binary32 ulps: a swapped op fails.
+  const std::vector<double> xs = {-3, -1, -0.5, 0, 0.5, 1, 3};
+  expect_within(*s, {Form::tanh, Direction::forward, Format::binary32}, xs, 8192);
+  expect_within(*s, {Form::erf, Direction::forward, Format::binary32}, xs, 16);
+  for (Form form : {Form::tanh, Form::erf})
+    expect_within(*s, {form, Direction::forward, Format::binary16}, xs, 1);
+
+  // A variant and a thread count as asked (x64, the baseline build, runs on every x86-64 CPU).
+  const std::string d2 = open("ggml:x64,threads=2", opts())->describe();
+  EXPECT_NE(d2.find("CPU variant x64, threads 2;"), std::string::npos) << d2;
+  // The variants: every other build this CPU runs, and two threads; never the default itself.
+  const std::vector<std::string> v = variant_specs("ggml");
+  EXPECT_NE(std::find(v.begin(), v.end(), "ggml:threads=2"), v.end());
+  EXPECT_EQ(std::find(v.begin(), v.end(), "ggml:" + best), v.end()) << best;
+  if (best != "x64") {
+    EXPECT_NE(std::find(v.begin(), v.end(), "ggml:x64"), v.end());
+  }
+
+  // Spec errors: an unknown variant, two variants, a build this CPU cannot run (when there is one).
+  for (const char* bad : {"ggml:pentium", "ggml:x64,sse42", "ggml:threads=0"}) {
+    try {
+      (void)open(bad, opts());
+      ADD_FAILURE() << bad << " opened";
+    } catch (const SpecError& e) {
+      EXPECT_EQ(e.kind, SpecError::Kind::usage) << bad << ": " << e.what();
+    }
+  }
+  for (const char* name : {"sapphirerapids", "alderlake", "zen4", "x64"}) {
+    if (d.find(" " + std::string(name), d.find("this CPU runs the variants")) != std::string::npos)
+      continue;
+    try {
+      (void)open(std::string("ggml:") + name, opts());
+      ADD_FAILURE() << name << " opened, though not among the variants this CPU runs";
+    } catch (const SpecError& e) {
+      EXPECT_EQ(e.kind, SpecError::Kind::unavailable) << e.what();
+      EXPECT_EQ(std::string(e.what()), std::string("ggml:") + name + ": this CPU cannot run the " +
+                                           name + " build of ggml");
+    }
+    break;
+  }
 #endif
 }
 
