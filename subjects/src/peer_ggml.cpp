@@ -42,12 +42,13 @@ std::string variant_list() {
   return s;
 }
 
-// The words after `key` in the adapter's description, up to the next ',' or ';' (or the end).
+// The words after `key` in the adapter's description, up to the next ',', ';' or '(' (the host
+// appends the library's name in parentheses) or the end.
 std::string field(const std::string& d, const std::string& key) {
   const std::size_t at = d.find(key);
   if (at == std::string::npos) return "";
   const std::size_t from = at + key.size();
-  return d.substr(from, d.find_first_of(",;", from) - from);
+  return d.substr(from, d.find_first_of(",;(", from) - from);
 }
 
 std::unique_ptr<Subject> open(const PeerSpec& p, const OpenOptions& opt) {
