@@ -194,6 +194,8 @@ struct OpenOptions {
 //   broken:NAME                      a deliberately broken variant (broken_names())
 //   torch[:OPTIONS]                  PyTorch's F.gelu through its adapter (one thread)
 //   onednn[:OPTIONS]                 oneDNN's eltwise GELU through its lib: adapter
+//   onnxruntime[:OPTIONS]            ONNX Runtime's Gelu kernels through its lib: adapter
+//   ggml[:OPTIONS]                   ggml's CPU GELU through its lib: adapter
 //   (a peer's OPTIONS: docs/subjects.md, "Peers"; subjects/src/peers.hpp)
 //   lib:PATH[:MAP]                   a shared library exporting the C ABI, loaded in a child process
 //   cmd:COMMAND ARGS...              a program speaking the subject protocol on stdin/stdout
