@@ -5,6 +5,9 @@
 # arithmetic (no excess precision for double/float; long double is the x87 80-bit format).
 set(GELUCHECK_WARNINGS -Wall -Wextra -Wpedantic -Wshadow -Wconversion -Wno-sign-conversion
     -Wdouble-promotion -Wformat=2 -Wimplicit-fallthrough)
+if(GELUCHECK_WERROR)
+  list(APPEND GELUCHECK_WARNINGS -Werror)
+endif()
 set(GELUCHECK_FP_FLAGS -ffp-contract=off -fno-fast-math)
 
 set(GELUCHECK_SANITIZE_FLAGS -fsanitize=address,undefined)
