@@ -4,7 +4,8 @@
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${GELUCHECK_BUILD_DIR:-$root/build}
-"$root/scripts/setup.sh"
+# Warnings are errors here (GELUCHECK_WERROR): what CI runs builds without a warning.
+"$root/scripts/setup.sh" -DGELUCHECK_WERROR=ON
 cd "$build"
 if [ "$#" -eq 0 ]; then
   set -- -LE long
