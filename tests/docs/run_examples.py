@@ -23,8 +23,9 @@ other text are `text` blocks.
 
 Each block runs with bash in a fresh temporary directory (its commands in turn, so later ones see
 the files of earlier ones), with the build's gelucheck first on PATH, the source tree's headers
-on CPATH (as an installed gelucheck's would be), `adapters` linked to the source tree's and the
-fixtures given with --fixture NAME=PATH linked by NAME. Both the page's lines and the output are
+on CPATH (as an installed gelucheck's would be), and what a command run at the top of the source
+tree sees: `adapters` and `docs` linked to the source tree's, `build` to the build directory, and
+a copy of each fixture given with --fixture NAME=PATH, named NAME. Both the page's lines and the output are
 normalised before they are compared: the temporary directory, the build and source directories,
 dates, times, durations ("in 14 s", "0.21 s") and gelucheck's version.
 
@@ -36,6 +37,7 @@ import argparse
 import difflib
 import os
 import re
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -153,27 +155,27 @@ def normaliser(tmp, build, source):
 
 def matches(expect, got):
     """expect (lines, "..." any lines) against got, both normalised."""
-    memo = {}
-
-    def m(i, j):
-        if (i, j) not in memo:
-            if i == len(expect):
-                r = j == len(got)
-            elif expect[i] == "...":
-                r = m(i + 1, j) or (j < len(got) and m(i, j + 1))
-            else:
-                r = j < len(got) and expect[i] == got[j] and m(i + 1, j + 1)
-            memo[(i, j)] = r
-        return memo[(i, j)]
-    return m(0, 0)
+    # ok[j]: expect[:i] matches got[:j], for i from 0 up.
+    ok = [True] + [False] * len(got)
+    for e in expect:
+        if e == "...":
+            for j in range(1, len(ok)):
+                ok[j] = ok[j] or ok[j - 1]
+        else:
+            ok = [False] + [ok[j - 1] and got[j - 1] == e for j in range(1, len(ok))]
+    return ok[-1]
 
 
 def run_block(page, block, files, args, env_base):
     failures = []
     with tempfile.TemporaryDirectory(prefix="gelucheck-example-") as tmp:
-        os.symlink(os.path.join(args.source, "adapters"), os.path.join(tmp, "adapters"))
+        # The directory stands for the source tree's top, as the pages' commands assume: its
+        # adapters/ and docs/, build/ (this build), the fixtures (copies: a page may build its own).
+        for name in ("adapters", "docs"):
+            os.symlink(os.path.join(args.source, name), os.path.join(tmp, name))
+        os.symlink(args.build, os.path.join(tmp, "build"))
         for name, target in args.fixture:
-            os.symlink(target, os.path.join(tmp, name))
+            shutil.copy2(target, os.path.join(tmp, name))
         for name, body in files.items():
             with open(os.path.join(tmp, name), "w", encoding="utf-8") as out:
                 out.write("\n".join(body) + "\n")
