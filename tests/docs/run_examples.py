@@ -60,7 +60,7 @@ def parse(path, name):
     blocks, pending, i = [], None, 0
     while i < len(lines):
         line = lines[i]
-        m = MARKER.match(line.strip())
+        m = MARKER.match(line)
         if m:
             if pending:
                 raise PageError(f"{path}:{pending['line']}: marker not followed by a fenced block")
