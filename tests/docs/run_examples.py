@@ -11,7 +11,8 @@ A marked example is an HTML comment (invisible on GitHub) right before a fenced 
 
 Lines starting with "$ " are commands (a line ending in a backslash goes on on the next line);
 the lines up to the next command are what it prints, stdout and stderr together. A line that is
-just "..." stands for any number of lines (none included). Each command must exit 0, except
+just "..." stands for any number of lines (none included), and "[...]" within a line for any text
+(what varies from machine to machine). Each command must exit 0, except
 the block's last when the marker says "exit N": <!-- example: exit 4 -->. A block that cannot run
 here says why: <!-- example: not run: an MPI run on two hosts -->; it is counted and listed, never
 run. <!-- example-file: NAME --> before any fenced block writes that block's text to NAME in the
@@ -153,6 +154,14 @@ def normaliser(tmp, build, source):
     return norm
 
 
+def line_matcher(e):
+    """A page's line: the same line, "[...]" within it standing for any text."""
+    if "[...]" not in e:
+        return lambda g: g == e
+    pat = re.compile(".*".join(re.escape(part) for part in e.split("[...]")))
+    return lambda g: pat.fullmatch(g) is not None
+
+
 def matches(expect, got):
     """expect (lines, "..." any lines) against got, both normalised."""
     # ok[j]: expect[:i] matches got[:j], for i from 0 up.
@@ -162,7 +171,8 @@ def matches(expect, got):
             for j in range(1, len(ok)):
                 ok[j] = ok[j] or ok[j - 1]
         else:
-            ok = [False] + [ok[j - 1] and got[j - 1] == e for j in range(1, len(ok))]
+            same = line_matcher(e)
+            ok = [False] + [ok[j - 1] and same(got[j - 1]) for j in range(1, len(ok))]
     return ok[-1]
 
 
@@ -211,7 +221,8 @@ def update(path, blocks):
     for block in blocks:
         for k, c in enumerate(block.get("commands", [])):
             want_exit = block["exit"] if k == len(block["commands"]) - 1 else 0
-            if not c.get("failed") or "..." in c["expect"] or c["code"] != want_exit:
+            if (not c.get("failed") or c["code"] != want_exit
+                    or any("..." in e for e in c["expect"])):
                 continue
             first = c["line"] + c["cmd"].count("\n")  # the page's line index after the command
             edits.append((first, first + len(c["expect"]), c["got"].split("\n") if c["got"] else []))

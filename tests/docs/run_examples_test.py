@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """The runner's own test (run_examples.py): it passes on a page whose examples hold (with a file
-block, normalised dates, durations and paths, an elision, an exit code and a block not run), and
+block, normalised dates, durations and paths, elisions of lines and within a line, an exit code and a block not run), and
 fails on one that no longer prints what it shows, on a wrong exit code and on an unmarked shell
 block, naming the line.
 Usage: run_examples_test.py --build DIR --source DIR"""
@@ -17,10 +17,11 @@ args = ap.parse_args()
 
 cases = [  # page, exit code, what its output must say
     ("good.md", 0, ["2 example(s) run, 0 failed, 1 not run",
-                    "not run: tests/docs/fixtures/good.md:32: a fixture's reason"]),
+                    "not run: tests/docs/fixtures/good.md:34: a fixture's reason"]),
     ("wrong.md", 1, ["tests/docs/fixtures/wrong.md:5: $ printf",
                      "+-0x1p+0\t-0x1.453d22357147ap-3\t-0.1588080093917233",
-                     "1 example(s) run, 1 failed"]),
+                     "2 example(s) run, 2 failed",
+                     "tests/docs/fixtures/wrong.md:13: $ echo"]),
     ("wrong_exit.md", 1, ["exit 2, the page wants exit 4"]),
     ("unmarked.md", 2, ["tests/docs/fixtures/unmarked.md:3: a shell block without an example marker"]),
 ]
