@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """The runner's own test (run_examples.py): it passes on a page whose examples hold (with a file
-block, normalised dates, durations and paths, elisions of lines and within a line, an exit code and a block not run), and
-fails on one that no longer prints what it shows, on a wrong exit code and on an unmarked shell
-block, naming the line.
+block, normalised dates, durations and paths, elisions of lines and within a line, an exit code
+and a block not run), and fails on one that no longer prints what it shows, on a wrong exit
+code, on an unmarked shell block and on a marker without its block, naming the line.
 Usage: run_examples_test.py --build DIR --source DIR"""
 import argparse
 import os
@@ -24,6 +24,7 @@ cases = [  # page, exit code, what its output must say
                      "tests/docs/fixtures/wrong.md:13: $ echo"]),
     ("wrong_exit.md", 1, ["exit 2, the page wants exit 4"]),
     ("unmarked.md", 2, ["tests/docs/fixtures/unmarked.md:3: a shell block without an example marker"]),
+    ("malformed.md", 2, ["tests/docs/fixtures/malformed.md:3: marker not followed by a fenced block"]),
 ]
 bad = 0
 for page, code, says in cases:
