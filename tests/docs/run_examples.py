@@ -57,14 +57,13 @@ def parse(path, name):
     """The page's marked blocks, in order: dicts with line, kind (run, skip, file), options, body;
     messages name the page as name."""
     lines = open(path, encoding="utf-8").read().split("\n")
-    path = name
     blocks, pending, i = [], None, 0
     while i < len(lines):
         line = lines[i]
         m = MARKER.match(line)
         if m:
             if pending:
-                raise PageError(f"{path}:{pending['line']}: marker not followed by a fenced block")
+                raise PageError(f"{name}:{pending['line']}: marker not followed by a fenced block")
             opts = (m.group("opts") or "").strip()
             pending = {"line": i + 1, "file": bool(m.group("file")), "opts": opts}
             i += 1
@@ -76,26 +75,26 @@ def parse(path, name):
             while i < len(lines) and not lines[i].startswith(fence):
                 i += 1
             if i == len(lines):
-                raise PageError(f"{path}:{start + 1}: unclosed fence")
+                raise PageError(f"{name}:{start + 1}: unclosed fence")
             body = lines[start + 1:i]
             if pending:
                 if pending["file"]:
                     if not pending["opts"]:
-                        raise PageError(f"{path}:{pending['line']}: example-file needs a name")
+                        raise PageError(f"{name}:{pending['line']}: example-file needs a name")
                     blocks.append({"kind": "file", "line": start + 1, "name": pending["opts"],
                                    "body": body})
                 else:
-                    blocks.append(example(path, start + 1, pending["opts"], body))
+                    blocks.append(example(name, start + 1, pending["opts"], body))
                 pending = None
             elif lang in SHELL_LANGS or (not lang and any(b.startswith("$ ") for b in body)):
-                raise PageError(f"{path}:{start + 1}: a shell block without an example marker "
+                raise PageError(f"{name}:{start + 1}: a shell block without an example marker "
                                 "(<!-- example --> before it, or <!-- example: not run: WHY -->; "
                                 "a synopsis is a text block)")
         elif pending and line.strip():
-            raise PageError(f"{path}:{pending['line']}: marker not followed by a fenced block")
+            raise PageError(f"{name}:{pending['line']}: marker not followed by a fenced block")
         i += 1
     if pending:
-        raise PageError(f"{path}:{pending['line']}: marker not followed by a fenced block")
+        raise PageError(f"{name}:{pending['line']}: marker not followed by a fenced block")
     return blocks
 
 
