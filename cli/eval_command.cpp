@@ -477,8 +477,9 @@ std::function<int()> add_eval_command(CLI::App& app) {
       "subject (it wins over 1), a subject that cannot be opened or does not provide the function,\n"
       "or an I/O error (stdin unreadable, stdout unwritable: eval stops at once).\n"
       "Subjects (docs/subjects.md): reference = correctly rounded (MPFR; the default); accurate /\n"
-      "naive = the library in double for binary64, in float for binary32; for binary16 and bfloat16\n"
-      "the library computes in float and its result is rounded to the format (double rounding, as\n"
+      "naive = the library's two paths, in double for binary64, in float for binary32; in binary16\n"
+      "and bfloat16 accurate is correctly rounded by table (the library's kernel rounded once to the\n"
+      "format) and naive rounds its float result again to the format (double rounding, as\n"
       "frameworks do); broken:NAME, torch[:LAYOUT], onednn, lib:PATH[:MAP], 'cmd:COMMAND ARGS...',\n"
       "npy:DIR. derivative is the backward with dy = 1.");
   CLI::Option* impl =

@@ -233,7 +233,8 @@ std::string to_markdown(const json& j) {
   // libraries (docs/report.md, "At a glance"; the README shows this table).
   o << "\n## At a glance\n\n"
     << "Per subject and format, for each function: the max ulp error over the finite results of "
-       "finite inputs (special inputs and non-finite results are defects of their own, above) and "
+       "finite inputs (\"≤ 0.5\": correctly rounded; special inputs and non-finite results are "
+       "defects of their own, above) and "
        "the kinds of defect in that op, if any (\"–\": not measured).\n\n"
     << "subject | format | tanh value | tanh derivative | erf value | erf derivative\n"
        "---|---|---|---|---|---\n";
@@ -246,7 +247,12 @@ std::string to_markdown(const json& j) {
           continue;
         const int k = (row["form"] == "erf" ? 2 : 0) + (row["quantity"] == "derivative" ? 1 : 0);
         const std::string kinds = kinds_for(sj, op_name_of(row));
-        cells[k] = row["finite_worst"].is_null() ? std::string("–") : fmt_ulp(row["finite_max_ulp"]);
+        // At most half an ulp is correctly rounded whatever the digits (report-details.md has
+        // them): "≤ 0.5" keeps the table short; above it the digits show how far.
+        const json& m = row["finite_max_ulp"];
+        cells[k] = row["finite_worst"].is_null()            ? std::string("–")
+                   : m.is_number() && m.get<double>() <= 0.5 ? std::string("≤ 0.5")
+                                                             : fmt_ulp(m);
         if (kinds != "–") cells[k] += " · " + kinds;
         any = true;
       }
