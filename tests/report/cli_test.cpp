@@ -62,7 +62,9 @@ class ReportCli : public ::testing::Test {
 
   fs::path dir;
   // Fast settings: few points, no plots unless a test wants them.
-  const std::string fast = "--points 32 --quiet --no-plots --formats f64,f32";
+  const std::string fast_subjects = "--points 32 --quiet --no-plots --formats f64,f32";
+  // The peers are beside the point here (their own test is below).
+  const std::string fast = fast_subjects + " --no-peers";
 };
 
 TEST_F(ReportCli, UnknownOptionIsAUsageError) {
@@ -134,7 +136,8 @@ TEST_F(ReportCli, WorkThatDoesNotFitInMemoryIsRefusedBeforeItStarts) {
 
 TEST_F(ReportCli, WritesTheReportAndPlotsAndReplacesAPreviousOne) {
   const fs::path out = dir / "r";
-  const std::string args = "report --points 32 --quiet --no-properties --out '" + out.string() + "'";
+  const std::string args =
+      "report --no-peers --points 32 --quiet --no-properties --out '" + out.string() + "'";
   Result r = run(args);
   ASSERT_EQ(r.code, 0) << r.err;
   EXPECT_NE(r.out.find("report.md"), std::string::npos) << r.out;
@@ -178,7 +181,7 @@ TEST_F(ReportCli, CheckAndReportRecordTheSameProvenance) {
 
 TEST_F(ReportCli, GateFailsOnABrokenSubjectAndStillWritesTheReport) {
   const fs::path out = dir / "r";
-  const std::string base = "report " + fast + " --no-properties --out '" + out.string() + "'";
+  const std::string base = "report " + fast_subjects + " --no-properties --out '" + out.string() + "'";
   // (Whether the library as built passes its own gate is the report's finding, not this test's.)
   Result r = run(base + " --gate --subject broken:away:3");
   EXPECT_EQ(r.code, 4) << r.err;
@@ -246,7 +249,7 @@ TEST_F(ReportCli, PropertiesAreTakenInAndAFailureGates) {
   EXPECT_NE(slurp(out / "report.md").find("0x1p-1074"), std::string::npos);
   // Every file of it, and check's JUnit XML of the same failure, UTF-8 and not encoded twice.
   const fs::path junit = dir / "check.xml";
-  r = run("check reference " + fast + " --proptests '" FAKE_PROPTESTS "' --out '" +
+  r = run("check reference " + fast_subjects + " --proptests '" FAKE_PROPTESTS "' --out '" +
               (dir / "c").string() + "' --junit '" + junit.string() + "'",
           "FAKE_PROPTESTS_FAIL=1");
   EXPECT_EQ(r.code, 0) << r.err;
@@ -265,6 +268,37 @@ TEST_F(ReportCli, AMissingPropertySuiteIsSaidAndGates) {
           out.string() + "'");
   EXPECT_EQ(r.code, 4) << r.err;
   EXPECT_NE(r.err.find("properties were not run (unavailable)"), std::string::npos) << r.err;
+}
+
+// With its default subjects, report measures every peer this installation has and compares each
+// with its variants, as `gelucheck diff PEER --variants` would (report.json's `variants`).
+TEST_F(ReportCli, ThePeersAreMeasuredAndComparedWithTheirVariants) {
+  const fs::path out = dir / "r";
+  const Result r = run("report --points 16 --quiet --no-plots --no-properties --formats f32 "
+                       "--functions erf.value --out '" + out.string() + "'");
+  ASSERT_EQ(r.code, 0) << r.err;
+  const auto j = report(out);
+  EXPECT_EQ(gelucheck::testing::report_file_problems({out.string()}), "");
+  std::vector<std::string> peers;
+  for (const auto& s : j["subjects"])
+    if (s["spec"] != "accurate" && s["spec"] != "naive") peers.push_back(s["spec"]);
+  if (peers.empty()) GTEST_SKIP() << "no peer is installed here";
+  ASSERT_TRUE(j.contains("variants"));
+  for (const std::string& p : peers) {
+    std::size_t n = 0;
+    for (const auto& c : j["variants"])
+      if (c["a"]["spec"] == p) {
+        ++n;
+        EXPECT_EQ(c["b"]["spec"].get<std::string>().rfind(p + ":", 0), 0u) << c["b"]["spec"];
+      }
+    EXPECT_GE(n, 1u) << p << " has no variant compared";
+  }
+  EXPECT_NE(slurp(out / "report.md").find("## Variants"), std::string::npos);
+  // --no-variants leaves them out.
+  const Result q = run("report --points 16 --quiet --no-plots --no-properties --formats f32 "
+                       "--functions erf.value --no-variants --out '" + out.string() + "'");
+  ASSERT_EQ(q.code, 0) << q.err;
+  EXPECT_FALSE(report(out).contains("variants"));
 }
 
 }  // namespace

@@ -68,8 +68,8 @@ class ReportOutput : public ::testing::Test {
     const fs::path log = dir / "log.txt";
     fs::remove(log);
     const gelucheck::process::Exit e = gelucheck::process::run(
-        {{GELUCHECK_EXE, "report", "--points", "16", "--no-properties", "--no-plots", "--quiet",
-          "--out", out},
+        {{GELUCHECK_EXE, "report", "--no-peers", "--points", "16", "--no-properties", "--no-plots",
+          "--quiet", "--out", out},
          cwd.string(),
          {}},
         log.string(), std::chrono::minutes(5));

@@ -63,7 +63,7 @@ class ReportSignals : public ::testing::Test {
     fs::create_directories(tmp);
     // The old report, seed 1; the runs under test write seed 2.
     const Exit e = gelucheck::process::run(
-        {{GELUCHECK_EXE, "report", "--points", "16", "--no-properties", "--no-plots", "--quiet",
+        {{GELUCHECK_EXE, "report", "--no-peers", "--points", "16", "--no-properties", "--no-plots", "--quiet",
           "--seed", "1", "--out", (box / "out").string()},
          "",
          {}},
@@ -76,7 +76,7 @@ class ReportSignals : public ::testing::Test {
   // Starts `gelucheck report` (seed 2) with `extra` arguments and environment.
   std::unique_ptr<Child> start(const std::vector<std::string>& extra,
                                const std::vector<std::string>& env = {}) {
-    Spec s{{GELUCHECK_EXE, "report", "--quiet", "--seed", "2", "--out", (box / "out").string()},
+    Spec s{{GELUCHECK_EXE, "report", "--no-peers", "--quiet", "--seed", "2", "--out", (box / "out").string()},
            "",
            {"TMPDIR=" + tmp.string()}};
     s.argv.insert(s.argv.end(), extra.begin(), extra.end());
@@ -195,7 +195,7 @@ TEST_F(ReportSignals, WithTheNewReportSwappedInAndTheOldNotYetRemoved) {
     expect_no_litter();
     fs::remove_all(box / "out");
     const Exit e = gelucheck::process::run(  // the old report again, for the next signal
-        {{GELUCHECK_EXE, "report", "--points", "16", "--no-properties", "--no-plots", "--quiet",
+        {{GELUCHECK_EXE, "report", "--no-peers", "--points", "16", "--no-properties", "--no-plots", "--quiet",
           "--seed", "1", "--out", (box / "out").string()}, "", {}}, "");
     ASSERT_TRUE(e.ok()) << e.why;
     old = snapshot(box / "out");

@@ -68,10 +68,15 @@ def main(argv):
         schema = json.load(f)
     with open(os.path.join(os.path.dirname(argv[1]), "diff.schema.json"), encoding="utf-8") as f:
         diff_schema = json.load(f)
-    # The report schema refers to the diff schema by its $id (Debian 12's jsonschema 4.10 resolves
-    # through a RefResolver store; newer ones still accept it).
-    resolver = jsonschema.RefResolver.from_schema(schema, store={diff_schema["$id"]: diff_schema})
-    validator = jsonschema.Draft202012Validator(schema, resolver=resolver)
+    # The report schema refers to the diff schema by its $id: through a `referencing` registry
+    # where jsonschema has one (4.18 and later), else a RefResolver store (Debian 12's 4.10).
+    try:
+        from referencing import Registry, Resource
+        registry = Registry().with_resource(diff_schema["$id"], Resource.from_contents(diff_schema))
+        validator = jsonschema.Draft202012Validator(schema, registry=registry)
+    except ImportError:
+        resolver = jsonschema.RefResolver.from_schema(schema, store={diff_schema["$id"]: diff_schema})
+        validator = jsonschema.Draft202012Validator(schema, resolver=resolver)
     diff_validator = jsonschema.Draft202012Validator(diff_schema)
     problems, checked = [], 0
     for path in argv[2:]:
