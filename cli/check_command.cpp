@@ -45,7 +45,8 @@ std::function<int()> add_check_command(CLI::App& app) {
                "(cmd:COMMAND...), saved arrays (npy:DIR) — with the accuracy campaign and every "
                "property; write DIR/report.md, DIR/report.html and DIR/report.json");
   sub->add_option("spec", args->first,
-                  "The subject: accurate | naive | reference | broken:NAME | lib:PATH[:MAP] | "
+                  "The subject: accurate | naive | reference | broken:NAME | a peer (torch, "
+                  "onednn, onnxruntime, ggml[:OPTIONS]) | lib:PATH[:MAP] | "
                   "'cmd:COMMAND ARGS...' | npy:DIR (docs/subjects.md). A cmd: spec is one "
                   "argument (quote it), or its words follow a --")
       ->required();

@@ -480,8 +480,8 @@ std::function<int()> add_eval_command(CLI::App& app) {
       "naive = the library's two paths, in double for binary64, in float for binary32; in binary16\n"
       "and bfloat16 accurate is correctly rounded by table (the library's kernel rounded once to the\n"
       "format) and naive rounds its float result again to the format (double rounding, as\n"
-      "frameworks do); broken:NAME, torch[:LAYOUT], onednn, lib:PATH[:MAP], 'cmd:COMMAND ARGS...',\n"
-      "npy:DIR. derivative is the backward with dy = 1.");
+      "frameworks do); broken:NAME, a peer (torch, onednn, onnxruntime, ggml, with options),\n"
+      "lib:PATH[:MAP], 'cmd:COMMAND ARGS...', npy:DIR. derivative is the backward with dy = 1.");
   CLI::Option* impl =
       sub->add_option("--impl", opts->impl,
                       "reference (correctly rounded), accurate or naive (the library's two paths): "
@@ -489,8 +489,9 @@ std::function<int()> add_eval_command(CLI::App& app) {
           ->check(CLI::IsMember({"reference", "accurate", "naive"}))
           ->capture_default_str();
   sub->add_option("--subject", opts->subject,
-                  "What to evaluate: accurate | naive | reference | broken:NAME | torch[:LAYOUT] | "
-                  "onednn | lib:PATH[:MAP] | 'cmd:COMMAND ARGS...' | npy:DIR (docs/subjects.md)")
+                  "What to evaluate: accurate | naive | reference | broken:NAME | a peer "
+                  "(torch[:OPTIONS], onednn[:OPTIONS], onnxruntime[:OPTIONS], ggml[:OPTIONS]) | "
+                  "lib:PATH[:MAP] | 'cmd:COMMAND ARGS...' | npy:DIR (docs/subjects.md)")
       ->excludes(impl);
   sub->add_option("--form", opts->form, "tanh (gelu_new) or erf (x*Phi(x))")
       ->check(CLI::IsMember({"tanh", "erf"}))
@@ -500,8 +501,17 @@ std::function<int()> add_eval_command(CLI::App& app) {
       ->check(CLI::IsMember({"value", "derivative", "backward"}))
       ->capture_default_str();
   sub->add_option("--format", opts->format,
-                  "binary64, binary32, binary16 or bfloat16: inputs and results are values of it")
-      ->check(CLI::IsMember({"binary64", "binary32", "binary16", "bfloat16"}))
+                  "binary64, binary32, binary16 or bfloat16 (or f64, f32, f16, bf16, as --formats "
+                  "spells them): inputs and results are values of it")
+      ->transform(CLI::Validator(
+          [](std::string& s) -> std::string {
+            // One table of names (subject::parse_dtype): either spelling, kept as the Format's.
+            const std::optional<Format> f = subject::parse_dtype(s);
+            if (!f) return s + " is not a format (binary64, binary32, binary16, bfloat16)";
+            s = std::string(name(*f));
+            return "";
+          },
+          "", "format"))
       ->capture_default_str();
   sub->add_flag("--bits", opts->bits,
                 "Read 0x + 2*bytes hex digits as bit patterns of --format; print the result's "
