@@ -288,10 +288,15 @@ std::string diagnose_accuracy(const Row& row, const Observation& o) {
       if (auto d = narrow(row.narrow_in_binary32, Format::binary32); !d.empty()) return d;
   }
   // Inputs quantized first: neighbours that round to one narrower value get one result, though
-  // their correctly rounded results differ (at least 50 such pairs, all equal).
+  // their correctly rounded results differ (at least 50 such pairs, at least 90 % of them equal:
+  // a kernel may quantize only in part of the line, as a table over [-10, 10] that returns x
+  // beyond it does). A faithful implementation gets few such pairs equal: two results one ulp
+  // apart or less can coincide only where it rounds one of them the other way.
   const auto quantized = [&](std::size_t pairs, std::size_t equal, Format f) -> std::string {
-    if (pairs < 50 || equal != pairs) return {};
-    return "its inputs are rounded to " + std::string(name(f)) + " first: all " + std::to_string(pairs) +
+    if (pairs < 50 || equal * 10 < pairs * 9) return {};
+    return "its inputs are rounded to " + std::string(name(f)) + " first: " +
+           (equal == pairs ? "all " + std::to_string(pairs)
+                           : std::to_string(equal) + " of " + std::to_string(pairs)) +
            " pairs of neighbouring inputs that round to one " + std::string(name(f)) +
            " value got equal results, though their correctly rounded results differ";
   };

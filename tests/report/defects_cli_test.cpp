@@ -128,6 +128,13 @@ TEST_F(DefectsCli, SaysABinary32GeluRoundsItsInputsToBinary16First) {
                         "its inputs are rounded to binary16 first"));
 }
 
+// Quantized over [-10, 10] only (a table there, x itself beyond): the diagnosis still holds, with
+// its counts, as for ggml's binary32 GELU.
+TEST_F(DefectsCli, SaysSoWhenOnlyPartOfTheLineIsRoundedFirst) {
+  EXPECT_TRUE(diagnoses("lib:" QUANTIZED_INPUT_LIB " --claim faithful --formats f32 --functions tanh.value --no-properties --no-plots --points 2000", "accuracy",
+                        "its inputs are rounded to binary16 first"));
+}
+
 TEST_F(DefectsCli, NamesAMistypedConstant) {
   EXPECT_TRUE(diagnoses("lib:" MISTYPED_CONSTANT_LIB " --claim faithful --formats f32 --functions tanh.value --no-properties --no-plots --points 2000", "accuracy",
                         "computed with 0.0447 for 0.044715: a mistyped constant"));
