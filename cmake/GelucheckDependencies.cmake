@@ -21,3 +21,6 @@ find_program(GELUCHECK_PYTHON NAMES python3 PATHS /usr/bin NO_DEFAULT_PATH)
 if(NOT GELUCHECK_PYTHON)
   find_program(GELUCHECK_PYTHON NAMES python3)
 endif()
+# The Node.js that runs adapters/onnxruntime (the onnxruntime-node package's binding): the one that
+# came with npm (scripts/debian-packages.txt), found on PATH.
+find_program(GELUCHECK_NODE NAMES node nodejs)

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Regenerates the committed report, reports/latest/ (the library's two paths and the peers found:
-# PyTorch, oneDNN), with the defaults (seed 1, 50000 points per sampled format, the 16-bit formats
+# PyTorch, oneDNN, ONNX Runtime, ggml, and their variants), with the defaults (seed 1, 50000 points per sampled format, the 16-bit formats
 # exhaustively, the property suite on each subject), after a set-up and build, and
 # refreshes the summary table in README.md (between the report-summary markers) from it, so the
 # README never carries figures typed by hand.

@@ -36,7 +36,8 @@ if ((${#missing[@]})); then
   apt-get install -y -q --no-install-recommends "${missing[@]}" >/dev/null
 fi
 
-# The npm peers (adapters/npm): their native libraries, found by CMake in $build/npm/node_modules.
+# The npm peers (adapters/npm), in $build/npm/node_modules: ggml's libraries (found by CMake) and
+# ONNX Runtime's Node.js package (run by adapters/onnxruntime).
 # ONNX Runtime's install script would fetch GPU binaries from elsewhere: told to skip, and no
 # package script runs. Done again only when the lock file changed.
 npm_dir="$build/npm"

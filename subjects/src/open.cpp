@@ -43,6 +43,18 @@ std::string locate(const std::string& installed, const std::string& build) {
   return readable(build) ? build : "";
 }
 
+#ifndef GELUCHECK_BIN_TO_DATADIR
+#define GELUCHECK_BIN_TO_DATADIR "../share"
+#endif
+#ifndef GELUCHECK_ADAPTERS_SOURCE_DIR
+#define GELUCHECK_ADAPTERS_SOURCE_DIR ""
+#endif
+
+std::string locate_script(const std::string& relative) {
+  return locate(GELUCHECK_BIN_TO_DATADIR "/gelucheck/adapters/" + relative,
+                std::string(GELUCHECK_ADAPTERS_SOURCE_DIR) + "/" + relative);
+}
+
 std::string Named::describe() const {
   std::string d = inner_->describe();
   const std::string file = path_.substr(path_.rfind('/') + 1);
@@ -68,7 +80,7 @@ int threads_word(const PeerSpec& p, const std::string& word) {
 }
 
 const std::vector<Peer>& peers() {
-  static const std::vector<Peer> v{kTorchPeer, kOnednnPeer, kGgmlPeer};
+  static const std::vector<Peer> v{kTorchPeer, kOnednnPeer, kOnnxruntimePeer, kGgmlPeer};
   return v;
 }
 

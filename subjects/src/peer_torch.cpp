@@ -9,23 +9,14 @@
 #include "peers.hpp"
 #include "process_subject.hpp"
 
-#ifndef GELUCHECK_BIN_TO_DATADIR
-#define GELUCHECK_BIN_TO_DATADIR "../share"
-#endif
 #ifndef GELUCHECK_PYTHON_BUILD_PATH
 #define GELUCHECK_PYTHON_BUILD_PATH "/usr/bin/python3"
-#endif
-#ifndef GELUCHECK_ADAPTERS_SOURCE_DIR
-#define GELUCHECK_ADAPTERS_SOURCE_DIR ""
 #endif
 
 namespace gelucheck::subject {
 namespace {
 
-std::string adapter() {
-  return locate(GELUCHECK_BIN_TO_DATADIR "/gelucheck/adapters/python/torch_subject.py",
-                std::string(GELUCHECK_ADAPTERS_SOURCE_DIR) + "/python/torch_subject.py");
-}
+std::string adapter() { return locate_script("python/torch_subject.py"); }
 
 // Whether `python` can import `module`, without importing it (find_spec only reads the path):
 // a missing PyTorch leaves its peer out instead of failing the report.

@@ -38,7 +38,7 @@ const std::vector<Peer>& peers();
 const Peer* find_peer(std::string_view spec, PeerSpec* parsed);
 
 // The peers' adapters, one file each (peer_torch.cpp, peer_onednn.cpp, ...).
-extern const Peer kTorchPeer, kOnednnPeer, kGgmlPeer;
+extern const Peer kTorchPeer, kOnednnPeer, kOnnxruntimePeer, kGgmlPeer;
 
 // --- For the adapters' open functions. ---
 
@@ -67,6 +67,9 @@ class Named final : public Subject {
 // The first readable path: `installed` relative to the running executable's directory (an
 // installation), else `build` (this build tree's), else "".
 std::string locate(const std::string& installed, const std::string& build);
+// A script adapter (adapters/RELATIVE, e.g. "python/torch_subject.py"): the installed copy in
+// <prefix>/share/gelucheck/adapters/, else the source tree's; "" when neither is readable.
+std::string locate_script(const std::string& relative);
 // "threads=N" (1 <= N <= 1024) as N; 0 when `word` is not of that form; throws SpecError
 // (usage) for a malformed N.
 int threads_word(const PeerSpec& p, const std::string& word);

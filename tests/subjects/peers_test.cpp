@@ -1,8 +1,8 @@
 // The shipped adapters as subjects, against the MPFR reference: the Python example through cmd:
 // (adapters/python/examples/my_gelu.py), PyTorch through cmd: (adapters/python/torch_subject.py,
-// each layout), oneDNN through lib: (libgelucheck_onednn.so) and ggml by its peer spec (ggml,
-// ggml:VARIANT,threads=N). Skipped, with the reason, when the interpreter, numpy, torch, oneDNN
-// or ggml's npm package is missing.
+// each layout), oneDNN through lib: (libgelucheck_onednn.so), ONNX Runtime and ggml by their peer
+// specs (onnxruntime[:contrib,threads=N], ggml:VARIANT,threads=N). Skipped, with the reason, when
+// the interpreter, numpy, torch, oneDNN, Node.js or an npm package is missing.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -15,6 +15,7 @@
 #include "gelucheck/process.hpp"
 #include "gelucheck/reference.hpp"
 #include "gelucheck/subject.hpp"
+#include "peers.hpp"
 #include "process_subject.hpp"
 
 namespace gelucheck::subject {
@@ -267,6 +268,73 @@ TEST(Ggml, ThroughItsPeerSpec) {
     break;
   }
 #endif
+}
+
+// ---------------------------------------------------------------------------------------------
+
+// The ONNX Runtime peer's wiring: the ONNX op (or the contrib ops) on each form, the thread count
+// asked for, what it does not provide and why, and its spec's errors. Not ONNX Runtime's accuracy:
+// the check measures that.
+TEST(Onnxruntime, ThroughItsPeerSpec) {
+  PeerSpec parsed;
+  const Peer* peer = find_peer("onnxruntime", &parsed);
+  ASSERT_NE(peer, nullptr);
+  if (!peer->available())
+    GTEST_SKIP() << "no Node.js, or onnxruntime-node is not in GELUCHECK_NPM_DIR "
+                    "(scripts/setup.sh installs it)";
+  auto s = open("onnxruntime", opts());
+  const std::string d = s->describe();
+  EXPECT_EQ(d.rfind("ONNX Runtime 1.", 0), 0u) << d;
+  EXPECT_NE(d.find("opset-20 Gelu"), std::string::npos) << d;
+  EXPECT_NE(d.find("intra-op threads 1;"), std::string::npos) << d;
+  EXPECT_NE(d.find("kernels that ran: "), std::string::npos) << d;
+  EXPECT_NE(d.find("not provided: bf16"), std::string::npos) << d;
+  const Capabilities c = s->capabilities();
+  for (Form form : {Form::tanh, Form::erf}) {
+    for (Format f : {Format::binary32, Format::binary16})
+      EXPECT_TRUE(c.provides({form, Direction::forward, f})) << op_name({form, Direction::forward, f});
+    EXPECT_FALSE(c.provides({form, Direction::forward, Format::bfloat16}));
+    for (Format f : all_formats) EXPECT_FALSE(c.provides({form, Direction::backward, f}));
+  }
+  // An op withdrawn at start-up is named with ONNX Runtime's reason.
+  if (!c.provides({Form::erf, Direction::forward, Format::binary64})) {
+    EXPECT_NE(d.find("withdrawn: erf.forward.f64: "), std::string::npos) << d;
+  }
+
+  // The forms differ by 11% at x = -3 (0.1% at -1): about 1.8e6 binary32 ulps, so a swapped op
+  // or form fails these bounds. They leave room for the formula 0.5x(1 + t): at x = -3, 1 + t is
+  // 0.0036 (tanh form) or 0.0027 (erf form), so a few ulps of t relative to 1 become up to
+  // 4/0.0027 ~ 1500 ulps of the result (measured: 560 for the tanh form); and for the several
+  // roundings of an op expanded into elementary binary16 ops.
+  const std::vector<double> xs = {-3, -1, -0.5, 0, 0.5, 1, 3};
+  for (Form form : {Form::tanh, Form::erf}) {
+    expect_within(*s, {form, Direction::forward, Format::binary32}, xs, 2048);
+    expect_within(*s, {form, Direction::forward, Format::binary16}, xs, 4);
+  }
+
+  // The contrib ops and a thread count, as asked.
+  auto s2 = open("onnxruntime:contrib,threads=2", opts());
+  const std::string d2 = s2->describe();
+  EXPECT_NE(d2.find("contrib ops com.microsoft.FastGelu (tanh), com.microsoft.Gelu (erf)"),
+            std::string::npos) << d2;
+  EXPECT_NE(d2.find("intra-op threads 2;"), std::string::npos) << d2;
+  EXPECT_NE(d2.find(": FastGelu"), std::string::npos) << d2;  // the kernel that ran
+  for (Form form : {Form::tanh, Form::erf})
+    expect_within(*s2, {form, Direction::forward, Format::binary32}, xs, 2048);
+
+  const std::vector<std::string> v = variant_specs("onnxruntime");
+  EXPECT_NE(std::find(v.begin(), v.end(), "onnxruntime:threads=2"), v.end());
+  EXPECT_NE(std::find(v.begin(), v.end(), "onnxruntime:contrib"), v.end());
+  EXPECT_EQ(std::find(v.begin(), v.end(), "onnxruntime"), v.end());
+
+  for (const char* bad : {"onnxruntime:cuda", "onnxruntime:threads=0", "onnxruntime:"}) {
+    try {
+      (void)open(bad, opts());
+      ADD_FAILURE() << bad << " opened";
+    } catch (const SpecError& e) {
+      EXPECT_EQ(e.kind, SpecError::Kind::usage) << bad << ": " << e.what();
+    }
+  }
 }
 
 }  // namespace
