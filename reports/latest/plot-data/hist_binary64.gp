@@ -8,7 +8,7 @@ set ylabel 'inputs'
 set key top right
 set xrange [-23:67]
 set title 'tanh value (double)'
-plot 'plot-data/hist_binary64_tanh_value_s2.dat' using 1:($2>0?$2:NaN) with steps lw 2 lc rgb '#2ca02c' title 'torch', 'plot-data/hist_binary64_tanh_value_s1.dat' using 1:($2>0?$2:NaN) with steps lw 2 lc rgb '#d62728' title 'naive', 'plot-data/hist_binary64_tanh_value_s0.dat' using 1:($2>0?$2:NaN) with steps lw 2 lc rgb '#1f77b4' title 'accurate', 1/0 notitle
+plot 'plot-data/hist_binary64_tanh_value_s4.dat' using 1:($2>0?$2:NaN) with steps lw 2 lc rgb '#ff7f0e' title 'onnxruntime', 'plot-data/hist_binary64_tanh_value_s2.dat' using 1:($2>0?$2:NaN) with steps lw 2 lc rgb '#2ca02c' title 'torch', 'plot-data/hist_binary64_tanh_value_s1.dat' using 1:($2>0?$2:NaN) with steps lw 2 lc rgb '#d62728' title 'naive', 'plot-data/hist_binary64_tanh_value_s0.dat' using 1:($2>0?$2:NaN) with steps lw 2 lc rgb '#1f77b4' title 'accurate', 1/0 notitle
 set title 'tanh derivative (double)'
 plot 'plot-data/hist_binary64_tanh_derivative_s2.dat' using 1:($2>0?$2:NaN) with steps lw 2 lc rgb '#2ca02c' title 'torch', 'plot-data/hist_binary64_tanh_derivative_s1.dat' using 1:($2>0?$2:NaN) with steps lw 2 lc rgb '#d62728' title 'naive', 'plot-data/hist_binary64_tanh_derivative_s0.dat' using 1:($2>0?$2:NaN) with steps lw 2 lc rgb '#1f77b4' title 'accurate', 1/0 notitle
 set title 'erf value (double)'

@@ -9,11 +9,11 @@ set xlabel 'x'
 set ylabel 'ulp error'
 set key top left
 set title 'tanh value (float16)'
-plot 'plot-data/ulp_binary16_tanh_value_s1.dat' with points pt 7 ps 0.4 lc rgb '#d62728' title 'naive', 'plot-data/ulp_binary16_tanh_value_s0.dat' with points pt 7 ps 0.4 lc rgb '#1f77b4' title 'accurate', 0.5 with lines dt 2 lc rgb 'black' title 'claim of accurate: 0.5 ulp', 1/0 notitle
+plot 'plot-data/ulp_binary16_tanh_value_s5.dat' with points pt 7 ps 0.4 lc rgb '#8c564b' title 'ggml', 'plot-data/ulp_binary16_tanh_value_s4.dat' with points pt 7 ps 0.4 lc rgb '#ff7f0e' title 'onnxruntime', 'plot-data/ulp_binary16_tanh_value_s1.dat' with points pt 7 ps 0.4 lc rgb '#d62728' title 'naive', 'plot-data/ulp_binary16_tanh_value_s0.dat' with points pt 7 ps 0.4 lc rgb '#1f77b4' title 'accurate', 0.5 with lines dt 2 lc rgb 'black' title 'claim of accurate: 0.5 ulp', 1/0 notitle
 set title 'tanh derivative (float16)'
 plot 'plot-data/ulp_binary16_tanh_derivative_s1.dat' with points pt 7 ps 0.4 lc rgb '#d62728' title 'naive', 'plot-data/ulp_binary16_tanh_derivative_s0.dat' with points pt 7 ps 0.4 lc rgb '#1f77b4' title 'accurate', 0.5 with lines dt 2 lc rgb 'black' title 'claim of accurate: 0.5 ulp', 1/0 notitle
 set title 'erf value (float16)'
-plot 'plot-data/ulp_binary16_erf_value_s1.dat' with points pt 7 ps 0.4 lc rgb '#d62728' title 'naive', 'plot-data/ulp_binary16_erf_value_s0.dat' with points pt 7 ps 0.4 lc rgb '#1f77b4' title 'accurate', 0.5 with lines dt 2 lc rgb 'black' title 'claim of accurate: 0.5 ulp', 1/0 notitle
+plot 'plot-data/ulp_binary16_erf_value_s5.dat' with points pt 7 ps 0.4 lc rgb '#8c564b' title 'ggml', 'plot-data/ulp_binary16_erf_value_s4.dat' with points pt 7 ps 0.4 lc rgb '#ff7f0e' title 'onnxruntime', 'plot-data/ulp_binary16_erf_value_s1.dat' with points pt 7 ps 0.4 lc rgb '#d62728' title 'naive', 'plot-data/ulp_binary16_erf_value_s0.dat' with points pt 7 ps 0.4 lc rgb '#1f77b4' title 'accurate', 0.5 with lines dt 2 lc rgb 'black' title 'claim of accurate: 0.5 ulp', 1/0 notitle
 set title 'erf derivative (float16)'
 plot 'plot-data/ulp_binary16_erf_derivative_s1.dat' with points pt 7 ps 0.4 lc rgb '#d62728' title 'naive', 'plot-data/ulp_binary16_erf_derivative_s0.dat' with points pt 7 ps 0.4 lc rgb '#1f77b4' title 'accurate', 0.5 with lines dt 2 lc rgb 'black' title 'claim of accurate: 0.5 ulp', 1/0 notitle
 unset multiplot

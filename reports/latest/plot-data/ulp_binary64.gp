@@ -9,7 +9,7 @@ set xlabel 'x'
 set ylabel 'ulp error'
 set key top left
 set title 'tanh value (double)'
-plot 'plot-data/ulp_binary64_tanh_value_s2.dat' with points pt 7 ps 0.4 lc rgb '#2ca02c' title 'torch', 'plot-data/ulp_binary64_tanh_value_s1.dat' with points pt 7 ps 0.4 lc rgb '#d62728' title 'naive', 'plot-data/ulp_binary64_tanh_value_s0.dat' with points pt 7 ps 0.4 lc rgb '#1f77b4' title 'accurate', 1 with lines dt 2 lc rgb 'black' title 'claim of accurate: 1 ulp', 1/0 notitle
+plot 'plot-data/ulp_binary64_tanh_value_s4.dat' with points pt 7 ps 0.4 lc rgb '#ff7f0e' title 'onnxruntime', 'plot-data/ulp_binary64_tanh_value_s2.dat' with points pt 7 ps 0.4 lc rgb '#2ca02c' title 'torch', 'plot-data/ulp_binary64_tanh_value_s1.dat' with points pt 7 ps 0.4 lc rgb '#d62728' title 'naive', 'plot-data/ulp_binary64_tanh_value_s0.dat' with points pt 7 ps 0.4 lc rgb '#1f77b4' title 'accurate', 1 with lines dt 2 lc rgb 'black' title 'claim of accurate: 1 ulp', 1/0 notitle
 set title 'tanh derivative (double)'
 plot 'plot-data/ulp_binary64_tanh_derivative_s2.dat' with points pt 7 ps 0.4 lc rgb '#2ca02c' title 'torch', 'plot-data/ulp_binary64_tanh_derivative_s1.dat' with points pt 7 ps 0.4 lc rgb '#d62728' title 'naive', 'plot-data/ulp_binary64_tanh_derivative_s0.dat' with points pt 7 ps 0.4 lc rgb '#1f77b4' title 'accurate', 1 with lines dt 2 lc rgb 'black' title 'claim of accurate: 1 ulp', 1/0 notitle
 set title 'erf value (double)'
