@@ -127,7 +127,8 @@ function sessionOptions(extra = {}) {
   };
 }
 
-// --- Start-up: a session per op, tried on 16 elements with a profile of which kernels ran. ---
+// --- Start-up: a session per op, tried on 16 elements with a profile of which kernels ran; the
+// session is then kept, its profiler ended, for the requests. ---
 
 const FORMS = ['tanh', 'erf'];
 const DTS = ['f64', 'f32', 'f16'];
@@ -153,17 +154,16 @@ async function probe(form, dt) {
   const op = `${form}.forward.${dt}`;
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gelucheck-ort-'));
   try {
-    const profiled = await ort.InferenceSession.create(model(form, dt), sessionOptions(
+    const session = await ort.InferenceSession.create(model(form, dt), sessionOptions(
       { enableProfiling: true, profileFilePrefix: path.join(dir, 'profile') }));
-    await profiled.run({ x: sample(dt) });
-    await profiled.endProfiling();
+    await session.run({ x: sample(dt) });
+    await session.endProfiling();
     const ran = new Set();
     for (const f of fs.readdirSync(dir)) {
       for (const e of JSON.parse(fs.readFileSync(path.join(dir, f), 'utf8')))
         if (e.cat === 'Node' && e.args && e.args.op_name) ran.add(e.args.op_name);
     }
-    await profiled.release();
-    sessions.set(op, await ort.InferenceSession.create(model(form, dt), sessionOptions()));
+    sessions.set(op, session);
     kernels.set(op, [...ran].join(', ') || '?');
   } catch (e) {
     withdrawn.push(`${op}: ${String(e.message || e).split('\n')[0]}`);
@@ -219,18 +219,21 @@ function writeAll(buf) {
   for (let off = 0; off < buf.length;) off += fs.writeSync(1, buf, off, buf.length - off);
 }
 
+// Bytes read past the last line or payload; request lines are read through it, payloads
+// straight into their own buffer.
 let pending = Buffer.alloc(0);
-function fill() {
-  const chunk = Buffer.alloc(1 << 20);
-  let got;
+const chunk = Buffer.allocUnsafe(1 << 16);
+function readInto(buf, off) {  // bytes read into buf from off; 0 at end of input
   for (;;) {
     try {
-      got = fs.readSync(0, chunk, 0, chunk.length, null);
-      break;
+      return fs.readSync(0, buf, off, buf.length - off, null);
     } catch (e) {
       if (e.code !== 'EAGAIN') throw e;
     }
   }
+}
+function fill() {
+  const got = readInto(chunk, 0);
   if (got > 0) pending = Buffer.concat([pending, chunk.subarray(0, got)]);
   return got > 0;
 }
@@ -250,9 +253,19 @@ function readLine() {
   }
 }
 function readExact(n) {
-  while (pending.length < n) if (!fill()) fail('end of input inside a request');
-  const out = pending.subarray(0, n);
-  pending = pending.subarray(n);
+  if (pending.length >= n) {
+    const out = pending.subarray(0, n);
+    pending = pending.subarray(n);
+    return out;
+  }
+  const out = Buffer.allocUnsafe(n);
+  let have = pending.copy(out);
+  pending = Buffer.alloc(0);
+  while (have < n) {
+    const got = readInto(out, have);
+    if (got === 0) fail('end of input inside a request');
+    have += got;
+  }
   return out;
 }
 function fail(why) {

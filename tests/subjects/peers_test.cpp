@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <initializer_list>
 #include <string>
 #include <vector>
 
@@ -61,6 +62,18 @@ void expect_within(Subject& s, const Op& op, const std::vector<double>& xs, doub
   const auto e = ulps(s, op, xs);
   for (std::size_t i = 0; i < xs.size(); ++i)
     EXPECT_LE(e[i], bound) << op_name(op) << " at x = " << hexfloat(xs[i]) << ": " << e[i] << " ulp";
+}
+
+// Expects each spec to be refused as a usage error (an unknown word, a bad thread count, ...).
+void expect_usage_errors(std::initializer_list<const char*> specs) {
+  for (const char* bad : specs) {
+    try {
+      (void)open(bad, opts());
+      ADD_FAILURE() << bad << " opened";
+    } catch (const SpecError& e) {
+      EXPECT_EQ(e.kind, SpecError::Kind::usage) << bad << ": " << e.what();
+    }
+  }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -246,14 +259,7 @@ TEST(Ggml, ThroughItsPeerSpec) {
   }
 
   // Spec errors: an unknown variant, two variants, a build this CPU cannot run (when there is one).
-  for (const char* bad : {"ggml:pentium", "ggml:x64,sse42", "ggml:threads=0"}) {
-    try {
-      (void)open(bad, opts());
-      ADD_FAILURE() << bad << " opened";
-    } catch (const SpecError& e) {
-      EXPECT_EQ(e.kind, SpecError::Kind::usage) << bad << ": " << e.what();
-    }
-  }
+  expect_usage_errors({"ggml:pentium", "ggml:x64,sse42", "ggml:threads=0"});
   for (const char* name : {"sapphirerapids", "alderlake", "zen4", "x64"}) {
     if (d.find(" " + std::string(name), d.find("this CPU runs the variants")) != std::string::npos)
       continue;
@@ -327,14 +333,7 @@ TEST(Onnxruntime, ThroughItsPeerSpec) {
   EXPECT_NE(std::find(v.begin(), v.end(), "onnxruntime:contrib"), v.end());
   EXPECT_EQ(std::find(v.begin(), v.end(), "onnxruntime"), v.end());
 
-  for (const char* bad : {"onnxruntime:cuda", "onnxruntime:threads=0", "onnxruntime:"}) {
-    try {
-      (void)open(bad, opts());
-      ADD_FAILURE() << bad << " opened";
-    } catch (const SpecError& e) {
-      EXPECT_EQ(e.kind, SpecError::Kind::usage) << bad << ": " << e.what();
-    }
-  }
+  expect_usage_errors({"onnxruntime:cuda", "onnxruntime:threads=0", "onnxruntime:"});
 }
 
 }  // namespace
