@@ -20,6 +20,7 @@
 #include "exit_codes.hpp"
 #include "gelucheck/diff.hpp"
 #include "gelucheck/output_dir.hpp"
+#include "gelucheck/render.hpp"
 #include "options.hpp"
 
 namespace gelucheck::cli {

@@ -21,6 +21,7 @@
 #include "exit_codes.hpp"
 #include "gelucheck/exhaustive.hpp"
 #include "gelucheck/output_dir.hpp"
+#include "gelucheck/render.hpp"
 #include "gelucheck/report.hpp"
 #include "mpi_ranks.hpp"
 

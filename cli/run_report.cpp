@@ -8,6 +8,7 @@
 #include "exit_codes.hpp"
 #include "options.hpp"
 #include "gelucheck/output_dir.hpp"
+#include "gelucheck/render.hpp"
 #include "gelucheck/report.hpp"
 #include "gelucheck/resources.hpp"
 

@@ -35,7 +35,7 @@ install(TARGETS ${_exported}
         RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 
 # Public headers, one by one: what the installed libraries' users include. Not installed, being
-# the implementation's: common's process plumbing (process.hpp, cleanup.hpp, output_dir.hpp,
+# the implementation's: system/'s plumbing (process.hpp, cleanup.hpp, output_dir.hpp,
 # resources.hpp), the library's coefficients and kernel (constants.hpp, gelu_kernel.hpp), and the
 # subjects', reports' and property suite's headers (their libraries are not installed).
 set(GELUCHECK_PUBLIC_HEADERS

@@ -46,13 +46,13 @@ struct BiteRun {
 
 std::vector<BiteRun> runs() {
   std::vector<BiteRun> v;
-  // Without the library under test (GELUCHECK_WITH_LIBRARY=0) the broken variants wrap the
+  // Without the library under test (subject::library_built() false) the broken variants wrap the
   // reference, and there is no accurate or naive.
-  if (GELUCHECK_WITH_LIBRARY) v.push_back({"accurate", {"--subject", "accurate"}, false});
+  if (gelucheck::subject::library_built()) v.push_back({"accurate", {"--subject", "accurate"}, false});
   v.push_back({"reference", {"--subject", "reference"}, false});
   for (const std::string& spec : gelucheck::subject::must_fail_specs())
     v.push_back({spec, {"--subject", spec}, true});
-  if (GELUCHECK_WITH_LIBRARY)
+  if (gelucheck::subject::library_built())
     v.push_back({"naive (claiming accurate's claims)",
                  {"--subject", "naive", "--claim", "@f64=faithful", "--claim", "@f32=cr"}, true});
   return v;

@@ -26,10 +26,6 @@
 #include "gelucheck/cleanup.hpp"
 #include "support.hpp"
 
-#ifndef GELUCHECK_WITH_LIBRARY
-#error "GELUCHECK_WITH_LIBRARY (1 or 0) is defined by the top-level CMakeLists.txt"
-#endif
-
 namespace {
 
 constexpr const char* kDefaultSeed = "20240607";
@@ -45,11 +41,7 @@ void usage(std::ostream& os) {
 
 void list_subjects() {
   using gelucheck::subject::open;
-#if GELUCHECK_WITH_LIBRARY
-  for (const char* spec : {"accurate", "naive", "reference"})
-#else
-  for (const char* spec : {"reference"})  // a build without the library under test
-#endif
+  for (const std::string& spec : gelucheck::subject::builtin_specs())
     std::cout << spec << '\t' << open(spec)->describe() << '\n';
   for (const std::string& name : gelucheck::subject::broken_names()) {
     const std::string spec = "broken:" + name;
@@ -108,7 +100,7 @@ int main(int argc, char** argv) {
       std::cerr << "gelucheck_proptests: GELUCHECK_IMPL is deprecated; use --subject or "
                    "GELUCHECK_SUBJECT\n";
     } else {
-      spec = GELUCHECK_WITH_LIBRARY ? "accurate" : "reference";
+      spec = gelucheck::subject::library_built() ? "accurate" : "reference";
     }
   }
   // RapidCheck reads RC_PARAMS on first use, after this point.

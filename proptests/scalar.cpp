@@ -28,7 +28,7 @@ rc::Gen<Quantity> gen_quantity() { return rc::gen::element(Quantity::value, Quan
 
 constexpr double kCourseAtol = 1e-5;  // the course card's absolute tolerance
 
-// The bounds below come from the certificates (docs/certificates/gelu.json, proven over all reals
+// The bounds below come from the certificates (certify/certificates/gelu.json, proven over all reals
 // and re-checked by the test certify_check; gelucheck/certified.hpp is generated from the file):
 // NAME_down <= the real <= NAME_up, NAME_nearest the double nearest it. docs/lean.md states them.
 namespace cert = gelucheck::certified;

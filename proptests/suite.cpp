@@ -146,10 +146,6 @@ void fail(const std::string& message) {
   throw Failed{message};
 }
 
-Op op_of(Function fn, Format fmt) {
-  return {fn.form, fn.quantity == Quantity::value ? Direction::forward : Direction::backward, fmt};
-}
-
 void fail_at(const subject::Op& op, double x, const std::string& message) {
   fail(message + "\n" + kCounterexamplePrefix + subject::op_name(op) + " x=" + hexfloat(x));
 }

@@ -102,7 +102,7 @@ void register_tests();
 [[noreturn]] void fail_at(Function fn, Format fmt, double x, const std::string& message);
 inline constexpr const char* kCounterexamplePrefix = "gelucheck-counterexample: ";
 // The op that evaluates a function: the forward for the value, the backward for the derivative.
-Op op_of(Function fn, Format fmt);
+using subject::op_of;
 // Runs a RapidCheck property with the run's RC_PARAMS, max_success divided by `divisor` (heavy
 // properties; at least min(max_success, 5) cases); records "cases" (and "counterexample");
 // fails the test with RapidCheck's message (seed, shrunk counterexample, our description).

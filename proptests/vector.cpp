@@ -38,7 +38,7 @@ std::vector<Op> provided_ops(Format fmt, std::initializer_list<Direction> dirs) 
   std::vector<Op> ops;
   std::string none;
   for (const Function fn : cands) {
-    const Op op{fn.form, fn.quantity == Quantity::value ? Direction::forward : Direction::backward, fmt};
+    const Op op = op_of(fn, fmt);
     if (session().caps.provides(op)) ops.push_back(op);
     else none += (none.empty() ? "" : "; ") + ("the subject does not provide " + subject::op_name(op));
   }

@@ -23,6 +23,7 @@ import tempfile
 # The layers' targets and the folder of each (the tree is the architecture: docs/architecture.md).
 FOLDERS = {
     "gelucheck_common": "common/",
+    "gelucheck_system": "system/",
     "gelucheck_reference": "reference/",
     "gelucheck_reference_boost": "reference/boost/",
     "gelucheck_gelu": "src/",
@@ -34,6 +35,7 @@ FOLDERS = {
     "gelucheck_onednn": "adapters/",
     "gelucheck_ggml": "adapters/",
     "gelucheck_onnxruntime": "adapters/",
+    "gelucheck_checking": "checking/",
     "gelucheck_reports": "reports/",
     "gelucheck_certified": "certify/",
     "gelucheck_certify": "certify/",

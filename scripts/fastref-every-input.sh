@@ -10,7 +10,7 @@
 #
 #   scripts/fastref-every-input.sh [STATE_DIR [FIRST [LAST]]]
 #
-# STATE_DIR (default: the repository's reports/fastref-every-input, the record this repository
+# STATE_DIR (default: the repository's records/fastref-every-input, the record this repository
 # keeps; created if missing) holds what the runs found: done.txt lists finished chunks, one number
 # a line; log.txt gets each chunk's range, the commit its test binary was built from, and its four
 # result lines ("N inputs compared with MPFR, D disagreements, F fallbacks, T s"). A failed chunk
@@ -31,7 +31,7 @@ bin="$build/tests/reference/test_fast_reference_long"
 chunks=4081
 usage() { echo "usage: $0 [STATE_DIR [FIRST [LAST]]]  (chunks 0..$((chunks - 1)))" >&2; exit 2; }
 [ $# -le 3 ] || usage
-state=${1:-$root/reports/fastref-every-input}
+state=${1:-$root/records/fastref-every-input}
 first=${2:-0}
 last=${3:-$((chunks - 1))}
 [[ $first =~ ^[0-9]+$ && $last =~ ^[0-9]+$ ]] && [ "$first" -le "$last" ] &&
@@ -52,7 +52,7 @@ cp "$bin" "$tmp/test_fast_reference_long"
 src=$(sed -n 's/^CMAKE_HOME_DIRECTORY:INTERNAL=//p' "$build/CMakeCache.txt" 2> /dev/null || true)
 if [ -n "$src" ] && [ "$src" -ef "$root" ] && git -C "$root" rev-parse -q HEAD > /dev/null 2>&1; then
   built_from=$(git -C "$root" rev-parse --short=12 HEAD)
-  git -C "$root" diff --quiet HEAD -- . ':!reports/fastref-every-input' ||
+  git -C "$root" diff --quiet HEAD -- . ':!records/fastref-every-input' ||
     built_from="$built_from+uncommitted"
 else
   built_from=unknown

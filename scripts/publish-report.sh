@@ -1,15 +1,15 @@
 #!/usr/bin/env bash
-# Regenerates the committed report, reports/latest/ (the library's two paths and the peers found:
+# Regenerates the committed report, records/report/ (the library's two paths and the peers found:
 # PyTorch, oneDNN, ONNX Runtime, ggml, and their variants), with the defaults (seed 1, 50000 points per sampled format, the 16-bit formats
 # exhaustively, the property suite on each subject), after a set-up and build, and
 # refreshes the summary table in README.md (between the report-summary markers) from it, so the
 # README never carries figures typed by hand.
-# Then review and commit:  git add reports/latest README.md && git commit -m "reports/latest: regenerate"
+# Then review and commit:  git add records/report README.md && git commit -m "records/report: regenerate"
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${GELUCHECK_BUILD_DIR:-$root/build}
 "$root/scripts/setup.sh" --target gelucheck_main_job
-"$build/cli/gelucheck" report --out "$root/reports/latest" "$@"
+"$build/cli/gelucheck" report --out "$root/records/report" "$@"
 
 # The README excerpt, from report.md: its header line, the verdict's subject table (what each
 # subject is, what it is held to, how many defects) and the "At a glance" table (per subject and
@@ -17,7 +17,7 @@ build=${GELUCHECK_BUILD_DIR:-$root/build}
 # one line each with a reproducer, are one link away in report.md.
 summary=$(mktemp)
 trap 'rm -f "$summary"' EXIT
-md="$root/reports/latest/report.md"
+md="$root/records/report/report.md"
 table() {  # the Markdown table that follows the heading $1 in report.md, with outer pipes
   awk -v h="$1" '
     $0 == h { on = 1; next }
@@ -25,15 +25,15 @@ table() {  # the Markdown table that follows the heading $1 in report.md, with o
     on && /\|/ { print "| " $0 " |" }' "$md" | sed 's/^| ---|/|---|/'
 }
 {
-  echo "<!-- report-summary:begin (written by scripts/publish-report.sh from reports/latest/report.md) -->"
+  echo "<!-- report-summary:begin (written by scripts/publish-report.sh from records/report/report.md) -->"
   grep -m1 '^Made by' "$md" | sed 's/ Machine-readable twin.*//; s/^Made by/Figures from/'
   echo
   table "## At a glance"
   echo
   echo "Each subject's defects, one line each with the input that shows it and a command that"
-  echo "reproduces it: [reports/latest/report.md](reports/latest/report.md) (also as"
-  echo "[report.html](reports/latest/report.html); details in"
-  echo "[report-details.md](reports/latest/report-details.md))."
+  echo "reproduces it: [records/report/report.md](records/report/report.md) (also as"
+  echo "[report.html](records/report/report.html); details in"
+  echo "[report-details.md](records/report/report-details.md))."
   echo "<!-- report-summary:end -->"
 } > "$summary"
 awk -v f="$summary" '
@@ -41,4 +41,4 @@ awk -v f="$summary" '
   /^<!-- report-summary:end/ { skip = 0; next }
   !skip' "$root/README.md" > "$root/README.md.new"
 mv "$root/README.md.new" "$root/README.md"
-echo "publish-report: reports/latest/ and README.md's summary regenerated; review and commit them"
+echo "publish-report: records/report/ and README.md's summary regenerated; review and commit them"

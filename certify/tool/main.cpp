@@ -1,9 +1,9 @@
-// gelucheck-certify — writes and checks the certificates of docs/certificates/gelu.json
+// gelucheck-certify — writes and checks the certificates of certify/certificates/gelu.json
 // (gelucheck/certify.hpp; docs/lean.md states what they prove).
 //
-//   gelucheck-certify generate --out docs/certificates/gelu.json   the search (about a minute)
-//   gelucheck-certify check docs/certificates/gelu.json            re-proves every certificate
-//   gelucheck-certify lean docs/certificates/gelu.json [--update docs/lean.md]
+//   gelucheck-certify generate --out certify/certificates/gelu.json   the search (about a minute)
+//   gelucheck-certify check certify/certificates/gelu.json            re-proves every certificate
+//   gelucheck-certify lean certify/certificates/gelu.json [--update docs/lean.md]
 //                     the statements in Lean's words (printed, or written between the markers)
 #include <fstream>
 #include <iostream>
@@ -34,7 +34,7 @@ int main(int argc, char** argv) {
     nlohmann::json j;
     try {
       j = cert::generate("cmake --build build --target certificates (runs gelucheck-certify "
-                         "generate --out docs/certificates/gelu.json)",
+                         "generate --out certify/certificates/gelu.json)",
                          &log);
     } catch (const std::exception& e) {
       std::cerr << "gelucheck-certify: the search failed: " << e.what() << "\n";

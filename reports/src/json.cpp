@@ -216,18 +216,6 @@ json subject_json(const SubjectResult& s) {
 }  // namespace
 
 // Which gelucheck, built how, with which libraries, on which CPU (docs/report.md, "Provenance").
-json provenance_json(const Provenance& p, const std::vector<std::string>& subject_specs) {
-  json features = json::object();
-  for (const auto& [name, present] : p.cpu_features) features[name] = present;
-  return {{"gelucheck", {{"version", p.version}, {"commit", p.commit}}},
-          {"compiler", {{"id", p.compiler_id}, {"version", p.compiler_version},
-                        {"standard", p.cxx_standard}, {"build_type", p.build_type},
-                        {"flags", p.flags}}},
-          {"libraries", {{"libc", p.libc}, {"mpfr", p.mpfr}, {"gmp", p.gmp}, {"boost", p.boost}}},
-          {"cpu", {{"model", p.cpu_model}, {"features", features}}},
-          {"subjects", subject_specs}};
-}
-
 json to_json(const Report& r) {
   json j;
   j["schema"] = kSchema;

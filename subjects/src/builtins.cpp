@@ -489,6 +489,15 @@ constexpr BrokenEntry kBroken[] = {
 
 }  // namespace
 
+bool library_built() { return GELUCHECK_WITH_LIBRARY != 0; }
+
+const std::vector<std::string>& builtin_specs() {
+  static const std::vector<std::string> specs =
+      library_built() ? std::vector<std::string>{"accurate", "naive", "reference"}
+                      : std::vector<std::string>{"reference"};
+  return specs;
+}
+
 std::unique_ptr<Subject> open_builtin(std::string_view spec) {
 #if GELUCHECK_WITH_LIBRARY
   if (spec == "accurate") return std::make_unique<LibrarySubject>(Path::accurate);

@@ -68,6 +68,13 @@ std::optional<Direction> parse_direction(std::string_view s) {
   return std::nullopt;
 }
 
+Op op_of(Function f, Format fmt) {
+  return {f.form, f.quantity == Quantity::value ? Direction::forward : Direction::backward, fmt};
+}
+Function function_of(const Op& op) {
+  return {op.form, op.direction == Direction::forward ? Quantity::value : Quantity::derivative};
+}
+
 std::optional<Function> parse_function(std::string_view s) {
   const auto parts = split_dots<2>(s);
   if (!parts) return std::nullopt;

@@ -1,4 +1,4 @@
-// The certificates of docs/certificates/gelu.json: they check from the file; every kind of
+// The certificates of certify/certificates/gelu.json: they check from the file; every kind of
 // tampering makes the check fail; the constants generated from them (gelucheck/certified.hpp)
 // and those of facts.hpp agree with them; and an independent evaluation (the MPFR reference,
 // no Arb) at each recorded location agrees with each certified extremum.

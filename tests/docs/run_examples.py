@@ -25,7 +25,7 @@ other text are `text` blocks.
 Each block runs with bash in a fresh temporary directory (its commands in turn, so later ones see
 the files of earlier ones), with the build's gelucheck first on PATH, the source tree's headers
 on CPATH (as an installed gelucheck's would be), and what a command run at the top of the source
-tree sees: `adapters` and `docs` linked to the source tree's, `build` to the build directory, and
+tree sees: `adapters`, `certify` and `docs` linked to the source tree's, `build` to the build directory, and
 a copy of each fixture given with --fixture NAME=PATH, named NAME. Both the page's lines and the output are
 normalised before they are compared: the temporary directory, the build and source directories,
 dates, times, durations ("in 14 s", "0.21 s") and gelucheck's version.
@@ -179,8 +179,8 @@ def run_block(page, block, files, args, env_base):
     failures = []
     with tempfile.TemporaryDirectory(prefix="gelucheck-example-") as tmp:
         # The directory stands for the source tree's top, as the pages' commands assume: its
-        # adapters/ and docs/, build/ (this build), the fixtures (copies: a page may build its own).
-        for name in ("adapters", "docs"):
+        # adapters/, certify/ and docs/, build/ (this build), the fixtures (copies: a page may build its own).
+        for name in ("adapters", "certify", "docs"):
             os.symlink(os.path.join(args.source, name), os.path.join(tmp, name))
         os.symlink(args.build, os.path.join(tmp, "build"))
         for name, target in args.fixture:

@@ -6,7 +6,7 @@
 #
 # The files are those git tracks under ROOT plus the untracked ones it does not ignore (so a new
 # file is checked before it is added), or every file under ROOT when ROOT is not a git work tree
-# (a tarball). reports/latest/ is included: the generators must not write such references either.
+# (a tarball). records/report/ is included: the generators must not write such references either.
 # Binary files (PNG, .npy) are skipped.
 #
 # What is a hit (case-sensitive unless said):

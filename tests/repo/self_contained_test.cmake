@@ -9,7 +9,7 @@ if(NOT DEFINED GUARD OR NOT DEFINED WORK)
 endif()
 set(tree "${WORK}/planted")
 file(REMOVE_RECURSE "${tree}")
-file(MAKE_DIRECTORY "${tree}/docs" "${tree}/src" "${tree}/reports/latest")
+file(MAKE_DIRECTORY "${tree}/docs" "${tree}/src" "${tree}/records/report")
 
 # Legitimate text that looks like a hit: upstream references, colours, preprocessor lines,
 # "seed", "midpoint 1", a URL with an issue number, a temporary directory without a name.
@@ -45,7 +45,7 @@ set(planted
   "src/issues.cpp|// Issue 7 again."
   "src/hash.cpp|// Fixed in #12."
   "src/hash_end.cpp|// Fixed in #12"
-  "reports/latest/report.json|{\"ulp\": \"see ${design}N.md\"}")
+  "records/report/report.json|{\"ulp\": \"see ${design}N.md\"}")
 set(expected "")
 foreach(p IN LISTS planted)
   string(FIND "${p}" "|" bar)

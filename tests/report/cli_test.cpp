@@ -114,7 +114,7 @@ TEST_F(ReportCli, RefusesToReplaceADirectoryThatIsNotAReport) {
 }
 
 TEST_F(ReportCli, WorkThatDoesNotFitInMemoryIsRefusedBeforeItStarts) {
-  // 10^8 points keep 8 bytes each of inputs (800 MB = 763 MiB; estimate() in reports/src/report.cpp,
+  // 10^8 points keep 8 bytes each of inputs (800 MB = 763 MiB; estimate() in checking/src/report.cpp,
   // with 32 MiB besides and 6 MiB for each of the two subjects accurate and naive: 807 MiB);
   // under a 400 MB address-space limit that cannot fit: refused at once with the figures,
   // not a std::bad_alloc after a second (or the OOM killer after hours).

@@ -1,4 +1,4 @@
-// The facts over every result (reports/src/facts.cpp) and the property suite's runs of
+// The facts over every result (checking/src/facts.cpp) and the property suite's runs of
 // consecutive inputs, on real shared libraries with the defects they exist to catch
 // (tests/report/libs): the erf form as 0.5f·x·(1 + erff(x·0.70710678f)), whose negative tail has
 // flat stretches that step the wrong way; a tanh form whose tanh returns -1 - 2^-23 in
@@ -18,6 +18,7 @@
 
 #include "facts.hpp"
 #include "gelucheck/exhaustive.hpp"
+#include "gelucheck/render.hpp"
 #include "gelucheck/report.hpp"
 
 namespace gelucheck::report {

@@ -18,6 +18,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "gelucheck/render.hpp"
 #include "gelucheck/report.hpp"
 #include "report_files.hpp"
 #include "scratch_dir.hpp"
@@ -47,7 +48,7 @@ using gelucheck::testing::ScratchDir;
 // The committed report without its plots and without defect lists (as schema /2 has it, whichever
 // version was committed last), to change at will.
 json committed() {
-  json j = json::parse(slurp(GELUCHECK_SOURCE_DIR "/reports/latest/report.json"));
+  json j = json::parse(slurp(GELUCHECK_SOURCE_DIR "/records/report/report.json"));
   j["plots"] = json::array();
   for (auto& s : j["subjects"]) s.erase("defects");
   j.erase("verdict");
@@ -341,7 +342,7 @@ TEST(ReportSchema, AcceptsTheCommittedReportAndRejectsWhatItMust) {
     std::ofstream(fs::path(dir / name) / "report.json") << j.dump(2);
     return dir / name;
   };
-  json base = json::parse(slurp(GELUCHECK_SOURCE_DIR "/reports/latest/report.json"));
+  json base = json::parse(slurp(GELUCHECK_SOURCE_DIR "/records/report/report.json"));
   std::vector<std::string> good, bad;
   good.push_back(write("committed", base));
   // The copies changed below with fewer rows and property checks: validating a whole report

@@ -173,10 +173,10 @@ TEST_F(ReportOutput, AnEmptyDirectoryOrANewPathIsWritten) {
   EXPECT_TRUE(fs::exists(box / "new" / "deeper" / "r" / "report.md"));
 }
 
-// scripts/publish-report.sh writes the committed reports/latest/ with `report --out`: the
+// scripts/publish-report.sh writes the committed records/report/ with `report --out`: the
 // committed copy must carry a marker that lets the next publication replace it.
 TEST_F(ReportOutput, ThePublishedReportCanBeReplaced) {
-  const fs::path latest = fs::path(GELUCHECK_SOURCE_DIR) / "reports" / "latest";
+  const fs::path latest = fs::path(GELUCHECK_SOURCE_DIR) / "records" / "report";
   fs::copy(latest, box / "latest", fs::copy_options::recursive);
   const Result r = report("latest", box);
   EXPECT_EQ(r.code, 0) << r.output;

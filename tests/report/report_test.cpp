@@ -18,6 +18,7 @@
 #include "gelucheck/measure.hpp"
 #include "gelucheck/mpfr.hpp"
 #include "gelucheck/reference.hpp"
+#include "gelucheck/render.hpp"
 #include "gelucheck/report.hpp"
 
 namespace gelucheck::report {

@@ -12,7 +12,7 @@
 // the library under test.
 //
 // Certified: the minima, the argmins, the gap suprema and their locations, and `lipschitz` are
-// proven over all reals by the certificates of docs/certificates/gelu.json (Arb; docs/lean.md).
+// proven over all reals by the certificates of certify/certificates/gelu.json (Arb; docs/lean.md).
 // tests/certify/certify_test.cpp (FactsHppAgrees) checks that each constant here is the double
 // nearest its certified real and that the rounded-up bounds lie above the certified ones; the
 // property suite takes its bounds from the certificates directly (gelucheck/certified.hpp).

@@ -1,7 +1,7 @@
 // gelucheck/slack.hpp — how far the exact value may lie from a result that meets a claim: the
 // one derivation of the tolerances that turn an exact fact (an identity, a bound, monotonicity)
 // into a check of results. The property suite (proptests/) and the facts the report checks over
-// every result (reports/src/facts.cpp) both use it.
+// every result (checking/src/facts.cpp) both use it.
 #pragma once
 
 #include "gelucheck/claim.hpp"

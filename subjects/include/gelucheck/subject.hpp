@@ -68,6 +68,10 @@ std::optional<Op> parse_op(std::string_view s);
 std::string abi_symbol(const Op& op);     // "gelu_tanh_f64", "gelu_erf_backward_bf16"
 // Every op, in a fixed order (form, direction, format as in all_formats).
 const std::vector<Op>& all_ops();
+// The op that computes function f in fmt: the value is the forward, the derivative the backward
+// (with dy = 1); and the function an op computes.
+Op op_of(Function f, Format fmt);
+Function function_of(const Op& op);
 
 // One element of a call's memory (the storage rule at the top of this file) as the double holding
 // its value, and back. store() rounds v to the format first (round_to_format: nearest, ties to
@@ -194,7 +198,7 @@ struct OpenOptions {
 //   broken:NAME                      a deliberately broken variant (broken_names())
 //   torch[:OPTIONS]                  PyTorch's F.gelu through its adapter (one thread)
 //   onednn[:OPTIONS]                 oneDNN's eltwise GELU through its lib: adapter
-//   onnxruntime[:OPTIONS]            ONNX Runtime's Gelu kernels through its lib: adapter
+//   onnxruntime[:OPTIONS]            ONNX Runtime's Gelu kernels through its cmd: adapter (Node.js)
 //   ggml[:OPTIONS]                   ggml's CPU GELU through its lib: adapter
 //   (a peer's OPTIONS: docs/subjects.md, "Peers"; subjects/src/peers.hpp)
 //   lib:PATH[:MAP]                   a shared library exporting the C ABI, loaded in a child process
@@ -202,6 +206,10 @@ struct OpenOptions {
 //   npy:DIR                          arrays saved from any framework
 std::unique_ptr<Subject> open(std::string_view spec, const OpenOptions& opt = {});
 std::vector<std::string> broken_names();
+// The built-ins of this build: accurate, naive and reference, or reference alone in a build
+// without the library under test (GELUCHECK_WITH_LIBRARY=OFF: no x87 long double).
+const std::vector<std::string>& builtin_specs();
+bool library_built();  // whether accurate and naive exist in this build
 // The real peers this installation can measure (PyTorch through its adapter, oneDNN through its
 // library), as specs; those whose package or adapter is missing are left out.
 std::vector<std::string> peer_specs();

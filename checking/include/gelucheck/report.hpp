@@ -1,10 +1,10 @@
-// gelucheck/report.hpp — the accuracy report (docs/report.md): a seeded campaign of the library under
-// test (gelu.hpp) against the MPFR reference, the tanh–erf gap, the property suite's outcome, and
-// the writers of report.json (schema gelucheck.report/2, docs/report.md), report.md, report.html
-// and plots.
+// gelucheck/report.hpp — what a check finds (docs/report.md): a seeded campaign of the subjects
+// against the MPFR reference, the tanh–erf gap, the property suite's outcome, the defects found in
+// them, the gate. The files a report is written as (report.json, report.md, report.html, plots)
+// are reports/'s: gelucheck/render.hpp.
 //
-// Data flows one way: reference → campaign → Report → JSON → Markdown, HTML; the plots are drawn from
-// the per-point data the Report keeps (not written to JSON).
+// Data flows one way: reference → campaign → Report → JSON → Markdown, HTML; the plots are drawn
+// from the per-point data the Report keeps (not written to JSON).
 #pragma once
 
 #include <cstddef>
@@ -22,10 +22,6 @@
 #include "gelucheck/harness.hpp"
 #include "gelucheck/regions.hpp"
 #include "gelucheck/subject.hpp"
-
-#ifndef GELUCHECK_WITH_LIBRARY
-#error "GELUCHECK_WITH_LIBRARY (1 or 0) is defined by the top-level CMakeLists.txt"
-#endif
 
 namespace gelucheck::report {
 
@@ -59,11 +55,10 @@ struct Options {
   // (the built-ins') or, where `claims` is non-empty, to those items (ClaimSet::apply) — the
   // claims of `gelucheck check --claim`; a subject with neither is measured against nothing
   // (`claim: none`) but still gets the framework-default verdict column.
-#if GELUCHECK_WITH_LIBRARY
-  std::vector<std::string> subjects = {"accurate", "naive"};
-#else
-  std::vector<std::string> subjects = {"reference"};  // built without the library under test
-#endif
+  // By default the library's two paths; the reference in a build without the library.
+  std::vector<std::string> subjects = subject::library_built()
+                                          ? std::vector<std::string>{"accurate", "naive"}
+                                          : std::vector<std::string>{"reference"};
   std::vector<std::string> claims;
   // Every (function, format) a subject does not claim itself is held to Claim::framework_default
   // (before the `claims` items apply); false: to nothing.
@@ -82,7 +77,7 @@ struct Options {
   std::vector<std::string> variants_of;
   std::string command = "gelucheck report";  // the command line's name, for the header
   // TEST ONLY: points measured at a time by the campaign (0: its default, kCampaignChunk in
-  // reports/src/internal.hpp), to show that the chunks change no number. Not reachable from the CLI.
+  // checking/src/internal.hpp), to show that the chunks change no number. Not reachable from the CLI.
   std::size_t campaign_chunk = 0;
 };
 
@@ -210,7 +205,7 @@ struct GapSup {
   double at = 0;         // |x| where it is reached (the value gap is even, the derivative gap odd)
   double signed_gap = 0; // (tanh - erf)(at)
   std::string sup_decimal;  // 17 significant digits
-  // The certified sup over ALL reals (docs/certificates/gelu.json, docs/lean.md): an enclosure
+  // The certified sup over ALL reals (certify/certificates/gelu.json, docs/lean.md): an enclosure
   // [lo, hi] (decimal) and the double nearest |x| where it is attained.
   std::string certified_lo, certified_hi;
   double certified_at = 0;
@@ -271,6 +266,9 @@ struct Provenance {
   std::vector<std::pair<std::string, bool>> cpu_features;
   static Provenance of_this_build();  // computed once per process
 };
+// report.json's (and diff.json's) `provenance`: this build and machine, and the subjects' specs.
+nlohmann::ordered_json provenance_json(const Provenance& p,
+                                       const std::vector<std::string>& subject_specs);
 
 struct Report {
   Options options;
@@ -299,7 +297,7 @@ const std::vector<std::string>& lean_theorems();
 // NaN); binary64 and binary32 as follows: `points`/2 random finite bit patterns
 // (uniform over the encodings, so over every binade and both signs), the rest a uniform grid over
 // [-40, 10], then the hard points with neighbours, then the specials, then runs of consecutive
-// values (where monotonicity is checked pair by pair: reports/src/facts.hpp). Deterministic in
+// values (where monotonicity is checked pair by pair: checking/src/facts.hpp). Deterministic in
 // `seed`.
 std::vector<double> inputs(Format fmt, std::uint64_t seed, std::size_t points, InputCounts* counts);
 
@@ -312,31 +310,10 @@ std::vector<std::string> gate_failures(const Report& r);
 // Once everything is measured: every subject's defects (find_defects), then the gate.
 void finish(Report& r);
 
-nlohmann::ordered_json to_json(const Report& r);
-// report.md: the verdict, each subject's defects one line each, the at-a-glance table, the gap
-// and the plots; report-details.md: everything else (per-region tables, properties, inputs).
-std::string to_markdown(const nlohmann::ordered_json& j);
-std::string to_markdown_details(const nlohmann::ordered_json& j);
-// report.html, from report.json's content and the PNGs it lists in `plots` (name, bytes), which
-// are inlined: one self-contained page (no network, no script). Throws std::invalid_argument
-// naming what is missing when `j` is not of the schema or a listed plot is not given.
-std::string to_html(const nlohmann::ordered_json& j,
-                    const std::vector<std::pair<std::string, std::string>>& png_files);
-// JUnit XML: per subject a testsuite; a test case per claimed row, per property, per finding.
-std::string to_junit(const Report& r);
-
-// Writes report.json, report.md, report.html and (Options::plots) the plots into `out` through
-// output::Writer (gelucheck/output_dir.hpp): into a fresh directory beside `out`, swapped into
-// place when complete; an existing `out` is replaced only when it is empty or a gelucheck output
-// holding nothing but what its marker lists. Throws output::Refused when `out` must not be
-// replaced (a usage error), std::runtime_error naming the path on any other failure. Returns
-// the writer's notes (stale temporary directories removed beside `out`, ...).
-std::vector<std::string> write(const Report& r, const std::string& out);
-// Where write() saves the batch of subject s's batch-dependent finding f (subject::save_batch),
+// Where the report's writer (render.hpp) saves the batch of subject s's batch-dependent finding f (subject::save_batch),
 // relative to the report's directory; the defect's reproducer names it.
 std::string batch_dir(std::size_t s, const subject::Finding& f);
-// Checks that `out` can be written (as write() would accept it, and a directory can be made
-// beside it) before the campaign spends its minutes. Throws like write().
-void check_writable(const std::string& out);
+
+// Its files (report.json, report.md, report.html, JUnit, plots): gelucheck/render.hpp (reports/).
 
 }  // namespace gelucheck::report

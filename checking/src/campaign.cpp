@@ -65,9 +65,7 @@ std::vector<Row> campaign(Format fmt, const std::vector<double>& xs, bool exhaus
   for (std::size_t s : which) {
     const subject::Capabilities caps = subs[s]->capabilities();
     for (const subject::Function& f : opt.functions) {
-      const subject::Op op{f.form, f.quantity == Quantity::value ? subject::Direction::forward
-                                                                 : subject::Direction::backward,
-                           fmt};
+      const subject::Op op = subject::op_of(f, fmt);
       if (!caps.provides(op)) {
         results[s].not_measured.push_back(subject::op_name(op) + ": the subject does not provide " +
                                           subject::op_name(op));

@@ -80,4 +80,17 @@ Provenance Provenance::of_this_build() {
   return p;
 }
 
+
+nlohmann::ordered_json provenance_json(const Provenance& p, const std::vector<std::string>& subject_specs) {
+  nlohmann::ordered_json features = nlohmann::ordered_json::object();
+  for (const auto& [name, present] : p.cpu_features) features[name] = present;
+  return {{"gelucheck", {{"version", p.version}, {"commit", p.commit}}},
+          {"compiler", {{"id", p.compiler_id}, {"version", p.compiler_version},
+                        {"standard", p.cxx_standard}, {"build_type", p.build_type},
+                        {"flags", p.flags}}},
+          {"libraries", {{"libc", p.libc}, {"mpfr", p.mpfr}, {"gmp", p.gmp}, {"boost", p.boost}}},
+          {"cpu", {{"model", p.cpu_model}, {"features", features}}},
+          {"subjects", subject_specs}};
+}
+
 }  // namespace gelucheck::report

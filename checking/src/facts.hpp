@@ -2,7 +2,7 @@
 // exhaustive sweep (exhaustive.cpp) compute (facts.cpp): the sign of f, f(x) <= x for x >= 0,
 // f(x) >= x/2, f >= the certified minimum, the certified range of f', and monotonicity of f on
 // each side of its certified argmin over pairs of inputs. A violated fact becomes an Observation
-// of kind `bound` or `monotone` in the row (gelucheck/defects.hpp). Internal to reports/src.
+// of kind `bound` or `monotone` in the row (gelucheck/defects.hpp). Internal to checking/src.
 #pragma once
 
 #include <cstdint>

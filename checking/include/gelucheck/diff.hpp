@@ -115,17 +115,6 @@ struct Result {
 Result run(const Options& opt);
 
 nlohmann::ordered_json to_json(const Result& r);
-// report.md: the verdict of each comparison, then one line per op that differs.
-std::string to_markdown(const nlohmann::ordered_json& j);
-// The parts, for the main report's variant comparisons (report.json's `variants`, each one
-// element of `comparisons`): the verdict in a few words, and the section of one comparison under
-// `heading` ("##", "###") with one line per op that differs.
-std::string verdict_cell(const nlohmann::ordered_json& comparison);
-std::string comparison_markdown(const nlohmann::ordered_json& comparison, const std::string& heading);
-extern const char* const kComparedHow;  // one sentence: what agreeing means
-// JUnit XML: a testsuite per comparison, a test case per op (failing when the op differs).
-std::string to_junit(const Result& r);
-// Writes report.json and report.md into `out` as report::write does (gelucheck/output_dir.hpp).
-std::vector<std::string> write(const Result& r, const std::string& out);
+// Its report.md, JUnit XML and output directory: gelucheck/render.hpp (reports/).
 
 }  // namespace gelucheck::report::diff

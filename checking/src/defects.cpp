@@ -123,18 +123,12 @@ namespace {
 using subject::Direction;
 using subject::Op;
 
-Op op_of(const Row& row) {
-  return {row.form, row.quantity == Quantity::value ? Direction::forward : Direction::backward,
-          row.format};
-}
+Op op_of(const Row& row) { return subject::op_of({row.form, row.quantity}, row.format); }
 std::size_t op_index(const std::string& name) {
   const auto& ops = subject::all_ops();
   for (std::size_t i = 0; i < ops.size(); ++i)
     if (subject::op_name(ops[i]) == name) return i;
   return ops.size();
-}
-std::string function_of(const Op& op) {
-  return std::string(name(op.form)) + (op.direction == Direction::forward ? ".value" : ".derivative");
 }
 
 // A number for a sentence: 4 significant digits ("-8.371", "1.2e+04", "-inf", "nan").
@@ -361,8 +355,8 @@ std::string group_key(const Observation& o, const Op& op) {
     }
     // The bounds of one function: one result can break several (f(x) >= 0 and f(x) >= x/2 for
     // a negative result at x >= 0), so they are one defect that names each fact broken.
-    case DefectKind::bound: return kind + "|" + function_of(op);
-    default: return kind + "|" + o.fact + "|" + function_of(op);
+    case DefectKind::bound: return kind + "|" + subject::function_name(subject::function_of(op));
+    default: return kind + "|" + o.fact + "|" + subject::function_name(subject::function_of(op));
   }
 }
 
@@ -439,7 +433,7 @@ std::optional<Counterexample> counterexample(const std::string& msg) {
     const auto fmt = subject::parse_dtype(m[3].str());
     const auto x = parse_real(m[4].str());
     if (fn && fmt && x)
-      return Counterexample{Op{fn->form, fn->quantity == Quantity::value ? Direction::forward : Direction::backward, *fmt},
+      return Counterexample{subject::op_of(*fn, *fmt),
                             fmt, *x};
   }
   const std::string block = "gelucheck::prop::Input:\n";

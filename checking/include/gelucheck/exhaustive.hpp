@@ -79,7 +79,7 @@ struct Failure {
   bool zero_sign = false;
 };
 
-// The first and the last result the facts over every result (reports/src/facts.hpp) took in a
+// The first and the last result the facts over every result (checking/src/facts.hpp) took in a
 // done range of bit patterns [lo, hi): two ranges that meet are joined, checking the pair across
 // the boundary then, so each boundary is checked once whatever order the blocks merge in.
 struct FactPoint {

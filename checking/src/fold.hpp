@@ -1,6 +1,6 @@
 // How the campaign (campaign.cpp) and the exhaustive sweep (exhaustive.cpp) fold each measured result into its row (fold.cpp): the
 // per-region statistics, the histogram, the plot envelope, the claim's first break. Internal to
-// reports/src.
+// checking/src.
 #pragma once
 
 #include <cstddef>
