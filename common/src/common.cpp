@@ -40,6 +40,21 @@ std::optional<Format> parse_format(std::string_view s) {
   return std::nullopt;
 }
 
+std::string function_name(Function f) {
+  std::string s(name(f.form));
+  s += '.';
+  s += name(f.quantity);
+  return s;
+}
+std::optional<Function> parse_function(std::string_view s) {
+  const std::size_t dot = s.find('.');
+  if (dot == std::string_view::npos) return std::nullopt;
+  const auto form = parse_form(s.substr(0, dot));
+  const auto q = parse_quantity(s.substr(dot + 1));
+  if (!form || !q) return std::nullopt;
+  return Function{*form, *q};
+}
+
 double round_to_format(double x, Format fmt) {
   if (fmt == Format::binary64 || !std::isfinite(x) || x == 0) return x;
   if (fmt == Format::binary32) return static_cast<double>(static_cast<float>(x));  // one rounding

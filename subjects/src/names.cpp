@@ -32,13 +32,6 @@ std::size_t element_size(Format f) {
   return 0;
 }
 
-std::string function_name(Function f) {
-  std::string s(name(f.form));
-  s += '.';
-  s += name(f.quantity);
-  return s;
-}
-
 namespace {
 // Splits "a.b" / "a.b.c" at the dots; std::nullopt when the count of parts is not `parts`.
 template <std::size_t N>
@@ -73,15 +66,6 @@ Op op_of(Function f, Format fmt) {
 }
 Function function_of(const Op& op) {
   return {op.form, op.direction == Direction::forward ? Quantity::value : Quantity::derivative};
-}
-
-std::optional<Function> parse_function(std::string_view s) {
-  const auto parts = split_dots<2>(s);
-  if (!parts) return std::nullopt;
-  const auto form = parse_form((*parts)[0]);
-  const auto q = parse_quantity((*parts)[1]);
-  if (!form || !q) return std::nullopt;
-  return Function{*form, *q};
 }
 
 std::string op_name(const Op& op) {

@@ -60,6 +60,21 @@ std::optional<Form> parse_form(std::string_view s);
 std::optional<Quantity> parse_quantity(std::string_view s);
 std::optional<Format> parse_format(std::string_view s);
 
+// One of the four functions, a form and its value or derivative: the one type every layer uses
+// (the subjects' ops, the checks' rows, the matchers' GeluFunction). Named "tanh.value",
+// "tanh.derivative", "erf.value", "erf.derivative".
+struct Function {
+  Form form;
+  Quantity quantity;
+  friend bool operator==(const Function&, const Function&) = default;
+};
+inline constexpr Function all_functions[] = {{Form::tanh, Quantity::value},
+                                             {Form::tanh, Quantity::derivative},
+                                             {Form::erf, Quantity::value},
+                                             {Form::erf, Quantity::derivative}};
+std::string function_name(Function f);
+std::optional<Function> parse_function(std::string_view s);  // exactly one of the four names
+
 // Rounds a double to the nearest value of `fmt` (ties to even), with the format's subnormals,
 // overflow to ±inf and signed zeros; NaN stays NaN. Exact for binary64 (identity). The result is
 // exact as a double. This is the "each input is first converted to the format" of the CLI.

@@ -30,11 +30,8 @@
 
 namespace gelucheck {
 
-// One of the four functions: a form and its value or derivative.
-struct GeluFunction {
-  Form form;
-  Quantity quantity;
-};
+// One of the four functions: a form and its value or derivative (gelucheck/common.hpp's Function).
+using GeluFunction = Function;
 inline constexpr GeluFunction tanh_value{Form::tanh, Quantity::value};
 inline constexpr GeluFunction tanh_derivative{Form::tanh, Quantity::derivative};
 inline constexpr GeluFunction erf_value{Form::erf, Quantity::value};

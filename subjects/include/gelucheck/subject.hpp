@@ -38,18 +38,11 @@ std::string_view dtype_name(Format f);
 std::optional<Format> parse_dtype(std::string_view s);  // also accepts the Format names
 std::size_t element_size(Format f);                     // 8, 4, 2, 2
 
-// One of the four functions: "tanh.value", "tanh.derivative", "erf.value", "erf.derivative".
-struct Function {
-  Form form;
-  Quantity quantity;
-  friend bool operator==(const Function&, const Function&) = default;
-};
-std::string function_name(Function f);
-std::optional<Function> parse_function(std::string_view s);
-inline constexpr Function all_functions[] = {{Form::tanh, Quantity::value},
-                                             {Form::tanh, Quantity::derivative},
-                                             {Form::erf, Quantity::value},
-                                             {Form::erf, Quantity::derivative}};
+// One of the four functions (gelucheck/common.hpp: its one type and names).
+using gelucheck::all_functions;
+using gelucheck::Function;
+using gelucheck::function_name;
+using gelucheck::parse_function;
 
 // What a subject computes on one call: the forward (GeluForm.map) or the backward (the VJP,
 // dx = dy · f'(x), GeluForm.hasVJP) of one form in one format. The derivative is the backward
