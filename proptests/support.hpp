@@ -36,11 +36,14 @@
 #include "gelucheck/subject.hpp"
 #include "gelucheck/textbook.hpp"
 
-// How RapidCheck prints the ops and functions it drew, in counterexamples (found by ADL).
+// How RapidCheck prints the ops and functions it drew, in counterexamples (found by ADL, in the
+// namespace of each type).
 namespace gelucheck::subject {
 inline std::ostream& operator<<(std::ostream& os, const Op& op) { return os << op_name(op); }
-inline std::ostream& operator<<(std::ostream& os, const Function& f) { return os << function_name(f); }
 }  // namespace gelucheck::subject
+namespace gelucheck {
+inline std::ostream& operator<<(std::ostream& os, const Function& f) { return os << function_name(f); }
+}  // namespace gelucheck
 
 namespace gelucheck::prop {
 
