@@ -799,16 +799,15 @@ Sweep run(const SweepOptions& o, std::uint64_t* resumed) {
   const std::uint64_t total_inputs = count_inputs(part);
   const Sweep empty = blank(id, sr, &caps, part);
 
-  std::mutex mu;  // guards acc, failure
-  std::exception_ptr failure;
+  std::mutex mu;  // guards acc
   std::atomic<std::size_t> next{0};
-  std::atomic<bool> stop{false};
-  std::atomic<unsigned> running{0};
+  std::atomic<bool> stop{false};  // a worker failed: the others take no new block
   const unsigned nthreads =
       static_cast<unsigned>(std::max<std::size_t>(1, std::min<std::size_t>(o.report.threads, todo.size())));
-  auto worker = [&](std::unique_ptr<subject::Subject> sub) {
+  // Each worker measures through a subject of its own (the first one's is already open).
+  auto worker = [&](unsigned t) {
     try {
-      if (!sub) sub = subject::open(spec, oo);
+      std::unique_ptr<subject::Subject> sub = t == 0 ? std::move(first) : subject::open(spec, oo);
       for (;;) {
         if (stop) break;
         const std::size_t k = next.fetch_add(1);
@@ -819,30 +818,17 @@ Sweep run(const SweepOptions& o, std::uint64_t* resumed) {
         absorb(acc, std::move(b));
       }
     } catch (...) {
-      std::lock_guard lock(mu);
-      if (!failure) failure = std::current_exception();
       stop = true;
+      throw;  // run_workers rethrows the first
     }
-    mpfr_free_cache();  // MPFR's per-thread caches
-    --running;
   };
-  std::vector<std::thread> pool;
-  {
-    // Workers start with SIGINT/SIGTERM/SIGHUP blocked, so the handler runs on this thread
-    // (cleanup.hpp).
-    cleanup::BlockSignals block;
-    running = nthreads;
-    pool.emplace_back(worker, std::move(first));
-    for (unsigned t = 1; t < nthreads; ++t) pool.emplace_back(worker, nullptr);
-  }
   Progress progress;
   progress.enabled = o.report.progress;
   auto last_checkpoint = std::chrono::steady_clock::now();
   const std::string what = "exhaustive binary32 " + range_text(part);
-  for (;;) {
-    std::this_thread::sleep_for(std::chrono::milliseconds(200));
+  // While the workers sweep: the progress line, and the checkpoint every checkpoint_seconds.
+  auto tick = [&] {
     std::uint64_t done_inputs = 0;
-    bool finished = false;
     std::string state;
     bool some_done = false;
     const bool due = !o.checkpoint.empty() &&
@@ -851,8 +837,7 @@ Sweep run(const SweepOptions& o, std::uint64_t* resumed) {
     {
       std::lock_guard lock(mu);
       done_inputs = acc.inputs;
-      finished = running == 0;
-      if (due && !failure) state = to_json(acc).dump() + "\n";
+      if (due && !stop) state = to_json(acc).dump() + "\n";
       some_done = !acc.done.empty();
     }
     if (!state.empty()) {
@@ -862,10 +847,9 @@ Sweep run(const SweepOptions& o, std::uint64_t* resumed) {
       if (some_done) cleanup::test_stall("exhaustive-checkpoint");
     }
     progress.show(what.c_str(), static_cast<std::size_t>(done_inputs), static_cast<std::size_t>(total_inputs));
-    if (finished) break;
-  }
-  for (std::thread& t : pool) t.join();
-  if (failure) std::rethrow_exception(failure);
+  };
+  run_workers(nthreads, worker, tick, std::chrono::milliseconds(200));
+  tick();
   return acc;
 }
 

@@ -25,9 +25,15 @@ struct Progress {
   mutable std::chrono::steady_clock::time_point start_{};
 };
 
-// Runs body(i) for i in [0, n) on `threads` threads (the caller's included); rethrows the first
-// exception. body must only write state owned by index i. Progress shows shown_before + done of
-// shown_total (default: n), for work done in several calls.
+// Runs worker(t) for t in [0, threads) on threads of their own, with SIGINT, SIGTERM and SIGHUP
+// blocked (the handler runs on the calling thread, cleanup.hpp), while the calling thread calls
+// tick() every `period` until every worker has returned; rethrows the first exception a worker
+// threw (the others run to their end: a worker that must stop early watches a flag of its own).
+void run_workers(unsigned threads, const std::function<void(unsigned)>& worker,
+                 const std::function<void()>& tick, std::chrono::milliseconds period);
+// Runs body(i) for i in [0, n) on `threads` threads (run_workers); rethrows the first exception
+// (no more work is handed out after it). body must only write state owned by index i. Progress
+// shows shown_before + done of shown_total (default: n), for work done in several calls.
 void parallel_for(std::size_t n, unsigned threads, const Progress& progress, const char* what,
                   const std::function<void(std::size_t)>& body, std::size_t shown_before = 0,
                   std::size_t shown_total = 0);

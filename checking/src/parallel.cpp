@@ -1,8 +1,10 @@
-// Work shared out to threads, and the progress line it shows (internal.hpp): the campaign and the
-// tanh–erf gap run their reference evaluations through parallel_for.
+// The one thread pool of the checks (internal.hpp), and the progress line it shows: the campaign,
+// the tanh–erf gap, the property suites and diff run through parallel_for, the exhaustive sweep
+// through run_workers.
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <condition_variable>
 #include <cstdio>
 #include <exception>
 #include <functional>
@@ -31,52 +33,71 @@ void Progress::show(const char* what, std::size_t done, std::size_t total) const
   std::fflush(stderr);
 }
 
+void run_workers(unsigned threads, const std::function<void(unsigned)>& worker,
+                 const std::function<void()>& tick, std::chrono::milliseconds period) {
+  const unsigned n = std::max(1u, threads);
+  std::exception_ptr failure;
+  std::mutex mu;  // guards failure and running
+  std::condition_variable finished;
+  unsigned running = n;
+  auto run = [&](unsigned t) {
+    std::exception_ptr e;
+    try {
+      worker(t);
+    } catch (...) {
+      e = std::current_exception();
+    }
+    mpfr_free_cache();  // MPFR's per-thread caches (pi, ...), before the thread ends
+    std::lock_guard lock(mu);
+    if (e && !failure) failure = e;
+    if (--running == 0) finished.notify_one();
+  };
+  std::vector<std::thread> pool;
+  {
+    // The workers start with SIGINT/SIGTERM/SIGHUP blocked (they inherit the mask), so the
+    // signal handler runs on the calling thread (cleanup.hpp).
+    cleanup::BlockSignals block;
+    for (unsigned t = 0; t < n; ++t) pool.emplace_back(run, t);
+  }
+  for (;;) {
+    {
+      std::unique_lock lock(mu);
+      if (finished.wait_for(lock, period, [&] { return running == 0; })) break;
+    }
+    if (tick) tick();
+  }
+  for (std::thread& t : pool) t.join();
+  if (failure) std::rethrow_exception(failure);
+}
+
 void parallel_for(std::size_t n, unsigned threads, const Progress& progress, const char* what,
                   const std::function<void(std::size_t)>& body, std::size_t shown_before,
                   std::size_t shown_total) {
   if (shown_total == 0) shown_total = n;
-  constexpr std::size_t kChunk = 64;
+  const unsigned workers = std::max(1u, threads);
+  // Indices are handed out in chunks (fewer atomic operations on the shared counter), small enough
+  // that every worker gets some when n is small: 6 property suites on 2 threads are 6 chunks.
+  const std::size_t chunk = std::clamp<std::size_t>(n / (4 * std::size_t{workers}), 1, 64);
   std::atomic<std::size_t> next{0}, done{0};
-  std::exception_ptr failure;
-  std::mutex failure_mutex;
-  auto worker = [&] {
-    for (;;) {
-      const std::size_t begin = next.fetch_add(kChunk);
+  std::atomic<bool> stop{false};
+  auto worker = [&](unsigned) {
+    while (!stop) {
+      const std::size_t begin = next.fetch_add(chunk);
       if (begin >= n) break;
-      const std::size_t end = std::min(n, begin + kChunk);
+      const std::size_t end = std::min(n, begin + chunk);
       try {
         for (std::size_t i = begin; i < end; ++i) body(i);
       } catch (...) {
-        std::lock_guard lock(failure_mutex);
-        if (!failure) failure = std::current_exception();
-        next = n;  // stop handing out work
+        stop = true;  // no more work handed out; run_workers rethrows the first exception
+        throw;
       }
       done += end - begin;
     }
-    mpfr_free_cache();  // MPFR's per-thread constant caches (π, ...)
   };
-  std::vector<std::thread> pool;
-  // The workers start with SIGINT/SIGTERM/SIGHUP blocked (they inherit the mask), so the signal
-  // handler runs on the calling thread (cleanup.hpp).
-  std::optional<cleanup::BlockSignals> block(std::in_place);
-  for (unsigned t = 1; t < std::max(1u, threads); ++t) pool.emplace_back(worker);
-  if (progress.enabled) {
-    // The calling thread reports progress while the pool works, then joins in.
-    std::thread reporter_worker(worker);
-    block.reset();
-    while (done.load() < n && !failure) {
-      progress.show(what, shown_before + done.load(), shown_total);
-      std::this_thread::sleep_for(std::chrono::milliseconds(250));
-    }
-    reporter_worker.join();
-    for (auto& t : pool) t.join();
-    if (!failure) progress.show(what, shown_before + n, shown_total);
-  } else {
-    block.reset();
-    worker();
-    for (auto& t : pool) t.join();
-  }
-  if (failure) std::rethrow_exception(failure);
+  run_workers(workers, worker,
+              [&] { progress.show(what, shown_before + done.load(), shown_total); },
+              std::chrono::milliseconds(250));
+  progress.show(what, shown_before + n, shown_total);
 }
 
 }  // namespace gelucheck::report
