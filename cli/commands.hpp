@@ -7,6 +7,8 @@
 #include <optional>
 #include <string>
 
+#include "gelucheck/exhaustive.hpp"  // its defaults
+
 namespace gelucheck::report {
 struct Options;
 struct Report;
@@ -36,9 +38,9 @@ int finish_report(const report::Report& rep, const RunTargets& t);
 struct ExhaustiveArgs {
   std::string range;  // --range LO:HI (bit patterns); empty: all of binary32
   std::string shard;  // --shard K/N; empty: the whole range
-  std::size_t cap = 1000;           // --failures
-  bool restart = false;             // --restart
-  double checkpoint_seconds = 60;   // --checkpoint-every
+  std::size_t cap = report::exhaustive::kDefaultFailureCap;                  // --failures
+  bool restart = false;                                                      // --restart
+  double checkpoint_seconds = report::exhaustive::kDefaultCheckpointSeconds;  // --checkpoint-every
 };
 int run_exhaustive(const report::Options& opt, const ExhaustiveArgs& a, const RunTargets& t);
 

@@ -34,8 +34,8 @@ struct DiffArgs {
   std::string functions = "tanh.value,tanh.derivative,erf.value,erf.derivative";
   std::uint64_t seed = report::kDefaultSeed;
   std::size_t points = report::kDefaultPoints;
-  unsigned threads = 2;
-  double timeout = 60;
+  unsigned threads = report::kDefaultThreads;
+  double timeout = report::kDefaultCallTimeoutSeconds;
 };
 
 int usage(const std::string& msg) {

@@ -32,9 +32,9 @@ namespace {
 struct CampaignArgs {
   std::uint64_t seed = report::kDefaultSeed;
   std::size_t points = report::kDefaultPoints;
-  unsigned threads = 2;
-  unsigned property_cases = 1000;
-  double timeout = 60;
+  unsigned threads = report::kDefaultThreads;
+  unsigned property_cases = report::kDefaultPropertyCases;
+  double timeout = report::kDefaultCallTimeoutSeconds;
   std::string proptests;
   std::string formats = "f64,f32,bf16,f16";
   std::string functions = "tanh.value,tanh.derivative,erf.value,erf.derivative";

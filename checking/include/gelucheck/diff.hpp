@@ -46,8 +46,8 @@ struct Options {
                                            std::end(subject::all_functions)};
   bool exhaustive = false;  // binary32: every bit pattern in `range`, not the sample
   exhaustive::BitRange range;
-  unsigned threads = 2;     // for the reference at the disagreements (results never depend on it)
-  double call_timeout_seconds = 60;
+  unsigned threads = kDefaultThreads;  // for the reference at the disagreements (results never depend on it)
+  double call_timeout_seconds = kDefaultCallTimeoutSeconds;
   bool progress = false;
   std::string command = "gelucheck diff";
 };

@@ -29,6 +29,7 @@ inline constexpr const char* kCheckpointSchema = "gelucheck.checkpoint/1";
 inline constexpr std::uint64_t kAllPatterns = std::uint64_t{1} << 32;
 inline constexpr std::uint64_t kBlock = std::uint64_t{1} << 16;  // patterns per block
 inline constexpr std::size_t kDefaultFailureCap = 1000;
+inline constexpr double kDefaultCheckpointSeconds = 60;  // --checkpoint-every
 inline constexpr std::size_t kMaxFindings = 64;  // harness findings kept (as the campaign does)
 
 // Bit patterns [lo, hi) of binary32, 0 <= lo < hi <= 2^32 (unsigned order: +0 ... +inf, the
@@ -137,7 +138,7 @@ struct SweepOptions {
   // A checkpoint file: resumed from when it exists (its identity and part must match, else
   // std::invalid_argument), rewritten every checkpoint_seconds while the sweep runs; "" = none.
   std::string checkpoint;
-  double checkpoint_seconds = 60;
+  double checkpoint_seconds = kDefaultCheckpointSeconds;
 };
 
 // Runs the sweep of o.shard's part of o.range (throws subject::SpecError for a spec that cannot

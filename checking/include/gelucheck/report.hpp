@@ -32,6 +32,10 @@ inline constexpr std::uint64_t kDefaultSeed = 1;
 inline constexpr std::size_t kDefaultPoints = 50000;
 inline constexpr std::size_t kMinPoints = 16;
 inline constexpr std::size_t kMaxPoints = 100000000;
+// The other defaults every command shares (one home: the commands' options start from these).
+inline constexpr unsigned kDefaultThreads = 2;
+inline constexpr double kDefaultCallTimeoutSeconds = 60;  // per call of an out-of-process subject
+inline constexpr unsigned kDefaultPropertyCases = 1000;   // the suite's default CTest tier too
 
 // The regions of x in which the error is summarised: the one table of gelucheck/regions.hpp
 // (names, JSON keys, regions_of), which the property suite's tags use too.
@@ -44,11 +48,11 @@ using gelucheck::regions_of;
 struct Options {
   std::uint64_t seed = kDefaultSeed;
   std::size_t points = kDefaultPoints;  // binary64 and binary32; the 16-bit formats are exhaustive
-  unsigned threads = 2;       // results never depend on it (each point is written to its own slot)
+  unsigned threads = kDefaultThreads;  // results never depend on it (each point is written to its own slot)
   bool progress = false;      // progress line on stderr (the CLI sets it when stderr is a tty)
   bool properties = true;     // run the property suite on every subject
   // RapidCheck cases per property (RC_PARAMS max_success; the suite's default CTest tier uses 1000).
-  unsigned property_cases = 1000;
+  unsigned property_cases = kDefaultPropertyCases;
   std::string proptests;      // its executable; empty = the one built with gelucheck (if any)
   bool plots = true;          // draw the plots with gnuplot
   // The subjects measured (subject.hpp specs), in report order. Each is held to its own claims
@@ -70,7 +74,7 @@ struct Options {
                               Format::binary16};
   std::vector<subject::Function> functions{std::begin(subject::all_functions),
                                            std::end(subject::all_functions)};
-  double call_timeout_seconds = 60;  // per call of an out-of-process subject
+  double call_timeout_seconds = kDefaultCallTimeoutSeconds;
   // Peers (by name) compared with each of their variants, as `gelucheck diff PEER --variants`
   // does, over the campaign's inputs (report.json's `variants`). `gelucheck report` fills it
   // with the peers it measures unless --no-variants.

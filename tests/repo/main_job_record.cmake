@@ -1,0 +1,18 @@
+# The README's figure for the main job's run time is the record's (records/main-job/README.md):
+# the numbers come from a run, not from typing.  cmake -DROOT=<source tree> -P main_job_record.cmake
+file(READ "${ROOT}/records/main-job/README.md" record)
+file(READ "${ROOT}/README.md" readme)
+string(REGEX MATCH "main: set-up and build ([0-9]+) s, report ([0-9]+) s, in all ([0-9]+) s" m "${record}")
+if(NOT m)
+  message(FATAL_ERROR "records/main-job/README.md: no line 'main: set-up and build B s, report R s, in all T s'")
+endif()
+set(build ${CMAKE_MATCH_1})
+set(report ${CMAKE_MATCH_2})
+set(total ${CMAKE_MATCH_3})
+string(REGEX REPLACE "[ \n]+" " " flat "${readme}")
+set(want "it took ${total} s: ${build} s set-up and build, ${report} s report")
+string(FIND "${flat}" "${want}" at)
+if(at EQUAL -1)
+  message(FATAL_ERROR "README.md does not say \"${want}\", the figures of records/main-job/README.md")
+endif()
+message(STATUS "README.md quotes records/main-job/README.md: ${total} s")
