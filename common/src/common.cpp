@@ -3,6 +3,7 @@
 #include <bit>
 #include <cctype>
 #include <cerrno>
+#include <charconv>
 #include <cfenv>
 #include <cmath>
 #include <cstdio>
@@ -163,19 +164,69 @@ std::optional<double> parse_real(std::string_view s, Format fmt) {
   return std::nullopt;
 }
 
-// The shortest decimal that parse_real(s, fmt) reads back as x. The decimals that read back as
-// x form an interval around x (round to nearest is monotone), so if any decimal with d significant
-// digits is in it, the largest d-digit decimal <= x or the smallest >= x is: glibc's printf
-// rounds in the current mode, so "%.*g" under FE_DOWNWARD and FE_UPWARD gives them, and under
-// FE_TONEAREST the one nearer x, tried first. (Trying the nearer one alone is not enough: at a
-// power of two the interval is twice as long above x as below, and the nearer d-digit decimal may
-// lie just outside it on the short side while the other lies inside on the long side; 2^64 in
+namespace {
+// std::to_chars' shortest scientific form ("-1.85e+19": the fewest significant digits that read
+// back as v under round to nearest, of two the nearer v; Ryu in libstdc++) laid out as printf's
+// "%.*g" with that many digits prints it: fixed notation when -4 <= exponent < digits, else
+// scientific with at least two exponent digits. (to_chars' own chars_format::general chooses by
+// another rule: libstdc++ 12 prints 100000 where "%.1g" prints "1e+05", and 1.234567e+06 where
+// "%.7g" prints 1234567.) The digits have no trailing zero, so neither layout has one to strip.
+template <typename T>
+std::string shortest_in_g_layout(T v) {
+  char buf[64];
+  const char* end = std::to_chars(buf, buf + sizeof buf, v, std::chars_format::scientific).ptr;
+  const std::string_view sci(buf, static_cast<std::size_t>(end - buf));
+  const bool negative = sci.front() == '-';
+  const std::size_t e_at = sci.find('e');
+  std::string digits;
+  for (char c : sci.substr(negative ? 1 : 0, e_at - (negative ? 1 : 0)))
+    if (c != '.') digits += c;
+  int exponent = 0;
+  std::from_chars(sci.data() + e_at + (sci[e_at + 1] == '+' ? 2 : 1), sci.data() + sci.size(),
+                  exponent);
+  const int n = static_cast<int>(digits.size());
+  std::string out = negative ? "-" : "";
+  if (exponent >= -4 && exponent < n) {
+    if (exponent < 0) {
+      out += "0." + std::string(static_cast<std::size_t>(-exponent - 1), '0') + digits;
+    } else {
+      const auto whole = static_cast<std::size_t>(exponent) + 1;
+      out += digits.substr(0, whole);
+      if (whole < digits.size()) out += "." + digits.substr(whole);
+    }
+    return out;
+  }
+  out += digits.front();
+  if (n > 1) out += "." + digits.substr(1);
+  const std::string e = std::to_string(std::abs(exponent));
+  return out + (exponent < 0 ? "e-" : "e+") + (e.size() < 2 ? "0" : "") + e;
+}
+}  // namespace
+
+// The shortest decimal that parse_real(s, fmt) reads back as x.
+//
+// binary64 and binary32: std::to_chars on double or float gives exactly that (reading back as
+// float or double is one rounding to nearest, as parse_real(s, fmt) does), without the search
+// below and its dozens of printf and strtod calls; shortest_in_g_layout prints it as the search
+// would.
+//
+// binary16 and bfloat16 have no C++ type with to_chars here, so they search. The decimals that
+// read back as x form an interval around x (round to nearest is monotone), so if any decimal with
+// d significant digits is in it, the largest d-digit decimal <= x or the smallest >= x is: glibc's
+// printf rounds in the current mode, so "%.*g" under FE_DOWNWARD and FE_UPWARD gives them, and
+// under FE_TONEAREST the one nearer x, tried first. (Trying the nearer one alone is not enough: at
+// a power of two the interval is twice as long above x as below, and the nearer d-digit decimal
+// may lie just outside it on the short side while the other lies inside on the long side; 2^64 in
 // bfloat16 is "1.85e+19", not "1.845e+19".) maxdig digits always suffice: ceil(1 + p·log10(2)).
 std::string decimal_roundtrip(double x, Format fmt) {
   if (std::isnan(x)) return "nan";
   if (std::isinf(x)) return x > 0 ? "inf" : "-inf";
-  const int maxdig = fmt == Format::binary64 ? 17 : fmt == Format::binary32 ? 9
-                     : fmt == Format::binary16 ? 5 : 4;
+  if (x == 0) return std::signbit(x) ? "-0" : "0";
+  if (fmt == Format::binary64) return shortest_in_g_layout(x);
+  const auto f = static_cast<float>(x);
+  if (fmt == Format::binary32 && static_cast<double>(f) == x) return shortest_in_g_layout(f);
+  // A double that is not a value of binary32 has no such decimal: the search ends at "%.9g".
+  const int maxdig = fmt == Format::binary32 ? 9 : fmt == Format::binary16 ? 5 : 4;
   char buf[64];
   for (int d = 1; d <= maxdig; ++d)
     for (int mode : {FE_TONEAREST, FE_DOWNWARD, FE_UPWARD}) {

@@ -5,18 +5,23 @@
 //    of x — from the midpoint with its lower neighbour to the midpoint with its upper one, ends
 //    included when x's significand is even (ties to even) — and one with k digits D·10^q lies in
 //    it iff some integer D in [10^(k-1), 10^k) is in [lo/10^q, hi/10^q].
-//  * binary32 and binary64, samples over every binade: the same digits as std::to_chars' shortest
-//    form (an independent implementation, Ryu in libstdc++).
+//  * binary32 and binary64, which take std::to_chars' shortest form (Ryu in libstdc++): the same
+//    string, digits and layout, as the printf-and-strtod search the other formats use, on random
+//    values and at every binade's and power of ten's edge; for binary32 also the fewest digits by
+//    the rational interval.
 #include <gtest/gtest.h>
 
 #include <bit>
 #include <boost/multiprecision/cpp_int.hpp>
-#include <charconv>
+#include <cfenv>
 #include <cmath>
 #include <cstdint>
+#include <cstdio>
 #include <cstdlib>
+#include <limits>
 #include <random>
 #include <string>
+#include <vector>
 
 #include "gelucheck/common.hpp"
 
@@ -140,37 +145,92 @@ TEST(DecimalRoundtrip, KnownCases) {
   EXPECT_EQ(decimal_roundtrip(NAN, Format::bfloat16), "nan");
   EXPECT_EQ(decimal_roundtrip(0x1p-1074, Format::binary64), "5e-324");
   EXPECT_EQ(decimal_roundtrip(0x1p-24, Format::binary16), "6e-08");
+  // printf's %g layout with as many digits as the decimal has: fixed from exponent -4 up to one
+  // below the digit count, else scientific with two exponent digits or more. (to_chars' own
+  // general layout differs on the first three: "100000", "1.234567e+06", "1.6777216e+07".)
+  EXPECT_EQ(decimal_roundtrip(100000, Format::binary32), "1e+05");
+  EXPECT_EQ(decimal_roundtrip(1234567, Format::binary32), "1234567");
+  EXPECT_EQ(decimal_roundtrip(0x1p24, Format::binary32), "16777216");
+  EXPECT_EQ(decimal_roundtrip(0x1p-149, Format::binary32), "1e-45");
+  EXPECT_EQ(decimal_roundtrip(static_cast<float>(0.0001), Format::binary32), "0.0001");
+  EXPECT_EQ(decimal_roundtrip(static_cast<float>(-1.5e-5), Format::binary32), "-1.5e-05");
+  EXPECT_EQ(decimal_roundtrip(0x1.fffffep127, Format::binary32), "3.4028235e+38");
+  EXPECT_EQ(decimal_roundtrip(1e100, Format::binary64), "1e+100");
 }
 
-template <typename T>
-void check_against_to_chars(Format fmt, T v) {
-  const double x = static_cast<double>(v);
-  const std::string ours = decimal_roundtrip(x, fmt);
+// The search decimal_roundtrip did for binary32 and binary64 before they went to std::to_chars,
+// kept here as the independent oracle (printf and strtod, not Ryu): "%.*g" with d = 1, 2, ...
+// significant digits, under round to nearest first, then downward, then upward; the first that
+// parse_real(s, fmt) reads back as x.
+std::string search_oracle(double x, Format fmt) {
+  const int maxdig = fmt == Format::binary64 ? 17 : 9;
   char buf[64];
-  const auto r = std::to_chars(buf, buf + sizeof buf, v, std::chars_format::scientific);
-  const std::string theirs(buf, r.ptr);
-  EXPECT_EQ(significant_digits(ours), significant_digits(theirs))
-      << name(fmt) << " " << hexfloat(x) << ": \"" << ours << "\" vs to_chars \"" << theirs << "\"";
-  // Same digits, not only as many: both the nearer of the shortest.
-  EXPECT_EQ(std::strtold(ours.c_str(), nullptr), std::strtold(theirs.c_str(), nullptr))
-      << name(fmt) << " " << hexfloat(x) << ": \"" << ours << "\" vs to_chars \"" << theirs << "\"";
-  EXPECT_TRUE(same_bits(*parse_real(ours, fmt), x)) << ours;
+  const int saved = std::fegetround();
+  for (int d = 1; d <= maxdig; ++d)
+    for (int mode : {FE_TONEAREST, FE_DOWNWARD, FE_UPWARD}) {
+      std::fesetround(mode);
+      std::snprintf(buf, sizeof buf, "%.*g", d, x);
+      std::fesetround(saved);
+      const std::optional<double> back = parse_real(buf, fmt);
+      if (back && same_bits(*back, x)) return buf;
+    }
+  return "(none)";
 }
 
-TEST(DecimalRoundtrip, Binary32AndBinary64AgreeWithToChars) {
-  std::mt19937_64 g(20261201);  // fixed: the same samples every run
-  for (int i = 0; i < 40000 && !::testing::Test::HasFailure(); ++i) {
-    const auto d = std::bit_cast<double>(g());
+// decimal_roundtrip(x, fmt) for a value x of binary32 or binary64: the oracle's string to the
+// letter (digits and layout), reading back as x; for binary32 also as few digits as the rounding
+// interval allows (fewest_digits, exact rationals: it needs ulp/4 to be a double, which binary64's
+// least subnormals' is not).
+void check_against_search(double x, Format fmt, int& failures) {
+  const std::string ours = decimal_roundtrip(x, fmt), oracle = search_oracle(x, fmt);
+  const std::optional<double> back = parse_real(ours, fmt);
+  std::string wrong;
+  if (ours != oracle) wrong = "the search gives \"" + oracle + "\"";
+  else if (!back || !same_bits(*back, x)) wrong = "does not read back";
+  else if (fmt == Format::binary32 && std::isfinite(x) && x != 0 &&
+           significant_digits(ours) != fewest_digits(x, fmt))
+    wrong = "the shortest has " + std::to_string(fewest_digits(x, fmt)) + " digits";
+  if (wrong.empty()) return;
+  ADD_FAILURE() << name(fmt) << " " << hexfloat(x) << ": \"" << ours << "\": " << wrong;
+  ++failures;
+}
+
+// The values where a decimal's length or layout changes: each binade's first value and its
+// neighbours (a power of two's interval is lopsided), each power of ten's nearest value and its
+// neighbours (%g turns from fixed to scientific at exponents -5 and the digit count), the
+// format's extremes, all of either sign.
+template <typename T>
+std::vector<T> edges() {
+  using L = std::numeric_limits<T>;
+  std::vector<T> v = {L::denorm_min(), L::min(), L::max(), L::infinity(), T(0)};
+  const auto around = [&v](T c) {
+    for (T y : {std::nextafter(c, T(0)), c, std::nextafter(c, L::infinity())}) v.push_back(y);
+  };
+  for (int e = L::min_exponent - L::digits; e < L::max_exponent; ++e) around(std::ldexp(T(1), e));
+  for (int k = L::min_exponent10 - L::digits10 - 2; k <= L::max_exponent10; ++k)
+    around(static_cast<T>(std::pow(10.0L, k)));
+  for (std::size_t i = 0, n = v.size(); i < n; ++i) v.push_back(-v[i]);
+  return v;
+}
+
+TEST(DecimalRoundtrip, Binary32MatchesTheSearchAndIsShortest) {
+  int failures = 0;
+  for (float f : edges<float>()) check_against_search(f, Format::binary32, failures);
+  std::mt19937 g(20261201);  // fixed: the same samples every run
+  for (int i = 0; i < 100000 && failures < 10; ++i) {
     const auto f = std::bit_cast<float>(static_cast<std::uint32_t>(g()));
-    if (std::isfinite(d) && d != 0) check_against_to_chars(Format::binary64, d);
-    if (std::isfinite(f) && f != 0) check_against_to_chars(Format::binary32, f);
+    if (!std::isnan(f)) check_against_search(f, Format::binary32, failures);
   }
-  // Every power of two (where the interval is lopsided) and the edges of each format.
-  for (int e = -1074; e <= 1023; ++e) check_against_to_chars(Format::binary64, std::ldexp(1.0, e));
-  for (int e = -149; e <= 127; ++e) check_against_to_chars(Format::binary32, std::ldexp(1.0f, e));
-  check_against_to_chars(Format::binary64, 0x1.fffffffffffffp1023);
-  check_against_to_chars(Format::binary32, 0x1.fffffep127f);
-  check_against_to_chars(Format::binary64, -0x1.fffffffffffffp-1023);
+}
+
+TEST(DecimalRoundtrip, Binary64MatchesTheSearch) {
+  int failures = 0;
+  for (double d : edges<double>()) check_against_search(d, Format::binary64, failures);
+  std::mt19937_64 g(20261201);
+  for (int i = 0; i < 40000 && failures < 10; ++i) {
+    const auto d = std::bit_cast<double>(g());
+    if (!std::isnan(d)) check_against_search(d, Format::binary64, failures);
+  }
 }
 
 }  // namespace
