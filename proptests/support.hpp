@@ -68,7 +68,8 @@ void open_session(const std::string& spec, const std::vector<std::string>& claim
 Session& session();
 
 // ---------------------------------------------------------------------------------------------
-// Test registration: GoogleTest suite = Lean theorem (or card / identity / ... group); a property
+// Test registration: GoogleTest suite = Lean theorem (or a group no theorem states: tanh_erf_gap,
+// shape_invariance, identity_*, bound_*, special_*, recorded with lean "none"); a property
 // defined `per_format` becomes one test per format, named NAME_f64, NAME_f32, NAME_bf16, NAME_f16.
 // Every test records "lean", "subject", "format", "seed" (and "cases", "claim", "not_run",
 // "harness_calls", on failure "counterexample", when skipped "skip_reason") in GoogleTest's JSON.

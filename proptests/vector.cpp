@@ -1,5 +1,5 @@
-// The vector theorems (map_*, map_differentiable, pdiv_map, hasVJP*) and the card's
-// card_shape_invariance, for a black box: the subject is seen only through batch calls over
+// The vector theorems (map_*, map_differentiable, pdiv_map, hasVJP*) and shape_invariance (no
+// Lean theorem), for a black box: the subject is seen only through batch calls over
 // contiguous (or, where it takes them, strided) arrays, so
 //  - "map is the scalar elementwise" becomes: an element's bits do not depend on where it sits,
 //    on how long the call is, on its neighbours, on a stride, or on how often it was asked;
@@ -279,7 +279,7 @@ GELU_PROPERTY(hasVJP_erf, impl_within_claim, "Proofs.GeluForm.hasVJP_erf", true)
 }
 
 // ---- hasVJP_correct : backward x dy i = Σ_j pdiv (gf.map n) x i j * dy j ---------------------
-// The card's "VJP = diagonal Jacobian", for a black box: J is read off the backward with one-hot
+// "VJP = diagonal Jacobian", for a black box: J is read off the backward with one-hot
 // dy (column j = backward(x, e_j)), S_i = Σ_j J_ij·dy_j is formed exactly, and the backward with
 // a random dy must agree with it within what the claim on the derivative allows. With J_ii = d_i
 // the subject's derivative and the bound of hasVJP_* for r_i,
@@ -332,12 +332,12 @@ GELU_PROPERTY(hasVJP_correct, impl_backward_is_jacobian_contraction,
   });
 }
 
-// ---- card: elementwise shape invariance -------------------------------------------------------
+// ---- shape_invariance: elementwise whatever the layout (no Lean theorem) ----------------------
 // Strided calls (HarnessOptions::stride: the subject evaluates through a layout of its own with
 // element i at i·stride) give each element the bits it has alone; stride 2..5, every length of
 // kLengths, one drawn arrangement of the pool per length. Skipped for a subject that does not
 // take strides (Capabilities::strided).
-GELU_PROPERTY(card_shape_invariance, impl_strided_equals_alone, "card", true) {
+GELU_PROPERTY(shape_invariance, impl_strided_equals_alone, "none", true) {
   const std::vector<Op> ops = provided_ops(fmt, {Direction::forward, Direction::backward});
   if (!session().caps.strided) skip("the subject does not take strides (its capabilities say so)");
   run_checked(
@@ -355,7 +355,7 @@ GELU_PROPERTY(card_shape_invariance, impl_strided_equals_alone, "card", true) {
 }
 // The same batch twice gives the same bits (no state, no thread-schedule dependence). One call
 // length per case (gen_length), the values from the mix.
-GELU_PROPERTY(card_shape_invariance, impl_repeated_calls_same_bits, "card", true) {
+GELU_PROPERTY(shape_invariance, impl_repeated_calls_same_bits, "none", true) {
   const std::vector<Op> ops = provided_ops(fmt, {Direction::forward, Direction::backward});
   run_checked([&] {
     const Op op = *gen_op(ops);

@@ -90,12 +90,12 @@ struct Context {
 };
 const Context kContext[] = {
     {"gap_value_sup", "`GeluForm.scalar_tanh`, `GeluForm.scalar_erf` (the two forms' `scalar`)",
-     "proptests/scalar.cpp `card_tanh_erf_gap.reference_value_gap_bounded`, "
-     "`card_tanh_erf_gap.impl_gap_bounded_*`, `card_tanh_erf_gap.reference_bounds_are_attained`; "
+     "proptests/scalar.cpp `tanh_erf_gap.reference_value_gap_bounded`, "
+     "`tanh_erf_gap.impl_gap_bounded_*`, `tanh_erf_gap.reference_bounds_are_attained`; "
      "tests/reference/test_reference.cpp `Reference.GapSuprema`"},
     {"gap_deriv_sup", "`GeluForm.scalarDeriv_tanh`, `GeluForm.scalarDeriv_erf`",
-     "proptests/scalar.cpp `card_tanh_erf_gap.reference_deriv_gap_bounded`, "
-     "`card_tanh_erf_gap.impl_gap_bounded_*`, `card_tanh_erf_gap.reference_bounds_are_attained`; "
+     "proptests/scalar.cpp `tanh_erf_gap.reference_deriv_gap_bounded`, "
+     "`tanh_erf_gap.impl_gap_bounded_*`, `tanh_erf_gap.reference_bounds_are_attained`; "
      "tests/reference/test_reference.cpp `Reference.GapSuprema`"},
     {"min_tanh", "`GeluForm.scalar_tanh`",
      "proptests/scalar.cpp `bound_minimum.reference`, `bound_minimum.impl_*`; "

@@ -384,7 +384,7 @@ DefectKind property_kind(const std::string& suite, const std::string& name) {
   if (suite.rfind("identity_", 0) == 0) return DefectKind::identity;
   if (suite == "bound_monotone") return DefectKind::monotone;
   if (suite.rfind("bound_", 0) == 0) return DefectKind::bound;
-  if (suite == "card_tanh_erf_gap") return DefectKind::gap;
+  if (suite == "tanh_erf_gap") return DefectKind::gap;
   if (suite == "special_nan_inf") return DefectKind::limit;
   if (suite == "special_finite_in_finite_out") return DefectKind::overflow;
   return DefectKind::accuracy;

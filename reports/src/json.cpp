@@ -277,8 +277,8 @@ json to_json(const Report& r) {
     return json{{"theorem", theorem}, {"checks", checks}, {"outcome", outcome}};
   };
   for (const std::string& th : lean_theorems()) trace.push_back(entry(th));
-  // Checks naming a theorem not on the seed's page (or the card's properties, "card"/"none"),
-  // in order of first appearance, so nothing the suite ran is hidden.
+  // Any other lean value the checks record ("none": no theorem; a theorem not in the list), in
+  // order of first appearance, so nothing the suite ran is hidden.
   std::vector<std::string> extra;
   for (const PropertyTest& t : p.tests) {
     bool known = std::find(lean_theorems().begin(), lean_theorems().end(), t.lean) != lean_theorems().end();

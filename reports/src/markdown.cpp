@@ -420,7 +420,7 @@ std::string to_markdown_details(const json& j) {
 
   o << "\n## Lean traceability\n\n"
     << "Every theorem of `LeanMlir.Proofs.Architectures.GeluForm`, the checks that mirror it and "
-       "their joint outcome on the first subject (`card`: the course card's properties; `none`: no theorem).\n\n"
+       "their joint outcome on the first subject (`none`: the checks that mirror no theorem).\n\n"
     << "theorem | checks | outcome\n---|---|---\n";
   for (const auto& t : j["lean_traceability"]) {
     std::string checks;

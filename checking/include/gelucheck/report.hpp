@@ -222,7 +222,7 @@ struct Gap {
 
 struct PropertyTest {
   std::string suite, name;       // GoogleTest names; the suite is the Lean theorem's name
-  std::string lean;              // "Proofs.GeluForm.<theorem>", "card", "none" or "" if unrecorded
+  std::string lean;              // "Proofs.GeluForm.<theorem>", "none" or "" if unrecorded
   std::optional<std::uint64_t> cases;  // cases run, when known
   std::string outcome;           // "pass", "fail", "skipped"
   std::string message;           // the failure message (RapidCheck's counterexample)
