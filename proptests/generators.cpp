@@ -40,11 +40,11 @@ const std::vector<Hard>& hard64() {
       {-7.2, "naive tanh flushes"},
       {-8.4, "naive erf flushes"},
       {-33.0, "erfc argument rounding"},
-      {-3.0, "course table"},
-      {-1.0, "course table"},
-      {0.5, "course table"},
-      {1.0, "course table"},
-      {2.0, "course table"},
+      {-3.0, "gelu_new table"},
+      {-1.0, "gelu_new table"},
+      {0.5, "gelu_new table"},
+      {1.0, "gelu_new table"},
+      {2.0, "gelu_new table"},
       {dlim::max(), "DBL_MAX"},
       {-dlim::max(), "DBL_MAX"},
       {dlim::min(), "DBL_MIN"},
@@ -177,8 +177,8 @@ const std::vector<Hard32>& hard32() {
       {-flim::max(), "FLT_MAX"},
       {flim::min(), "FLT_MIN"},
       {-flim::min(), "FLT_MIN"},
-      {-3.0f, "course table"},
-      {-1.0f, "course table"},
+      {-3.0f, "gelu_new table"},
+      {-1.0f, "gelu_new table"},
     });
     return h;
   }();

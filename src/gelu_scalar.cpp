@@ -161,7 +161,7 @@ LD erf_kernel(Quantity q, double x) {
 }
 
 // ---- naive: the textbook formulas (docs/functions.md), for comparison only ----------------------
-// tanh (the course stage, GPT-2 gelu_new): 0.5 * x * (1 + tanh(sqrt(2/pi) * (x + 0.044715 * x^3)))
+// tanh (the gelu_new exercise): 0.5 * x * (1 + tanh(sqrt(2/pi) * (x + 0.044715 * x^3)))
 // with x^3 computed as x*x*x; derivative: docs/functions.md closed form. erf (the exercise):
 // Phi = 0.5 * (1 + erf(x / sqrt2)), value x * Phi, derivative Phi + x * phi,
 // phi = exp(-x^2/2) / sqrt(2 pi) with the exercise's math.sqrt(2 * math.pi). In type T throughout.
@@ -182,7 +182,7 @@ T naive_deriv(Form form, T x) {
     return T(0.5) * (1 + th) + T(0.5) * x * (1 - th * th) * c * (1 + 3 * a * (x * x));
   }
   const T Phi = T(0.5) * (1 + std::erf(x / static_cast<T>(k::kSqrt2)));
-  const T phi = std::exp(-(x * x) / 2) / static_cast<T>(k::kSqrt2PiSeed);
+  const T phi = std::exp(-(x * x) / 2) / static_cast<T>(k::kSqrt2PiTextbook);
   return Phi + x * phi;
 }
 

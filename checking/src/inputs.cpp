@@ -57,7 +57,7 @@ std::vector<double> hard_points(Format fmt) {
     for (const facts::Point32& p : facts::hard_points32) centres.push_back(static_cast<double>(p.x));
   for (double c : kRegionEdges) centres.push_back(c);
   for (double c : {
-           -3.0, -0.5, 0.5, 2.0,  // the course's table (docs/functions.md, "The textbook expressions")
+           -3.0, -0.5, 0.5, 2.0,  // the gelu_new table (docs/functions.md, "The textbook expressions")
            -20.0,                 // PyTorch's float64 erf form returns -0.0 here (docs/functions.md)
            max_finite, -max_finite, min_normal, -min_normal, min_sub, -min_sub})
     centres.push_back(c);

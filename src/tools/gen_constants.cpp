@@ -231,11 +231,11 @@ int main() {
   {
     // The exercise's _SQRT_2PI (docs/functions.md) is math.sqrt(2 * math.pi): the square root of 2 RN64(pi), rounded.
     // It is NOT the correctly rounded sqrt(2 pi) (one ulp below it); only the naive path uses it.
-    R seed = sqrtR(2 * R(rn_double(pi())));
+    R textbook = sqrtR(2 * R(rn_double(pi())));
     std::printf("// sqrt(2 RN64(pi)) rounded to nearest binary64 (%s): the exercise's math.sqrt(2 * math.pi),\n"
                 "// used ONLY by the naive (textbook) path so that it reproduces docs/functions.md's expressions bit for bit.\n"
-                "inline constexpr double kSqrt2PiSeed = %s;\n",
-                dec(seed, 21).c_str(), hexd(rn_double(seed)).c_str());
+                "inline constexpr double kSqrt2PiTextbook = %s;\n",
+                dec(textbook, 21).c_str(), hexd(rn_double(textbook)).c_str());
   }
   std::printf("\n");
   pair("kTwoSqrt2OverPi", "2 sqrt(2/pi)", 2 * s2pi);

@@ -1,5 +1,5 @@
 // Checks of the Boost.Math path on its own (no MPFR): the rounding routine on hand-made
-// intervals, exact cases and limits, ties that only a side can break, the course table, the
+// intervals, exact cases and limits, ties that only a side can break, the gelu_new table, the
 // facts of docs/functions.md (computed at 40 digits elsewhere) and the identities
 // f(x) − f(−x) = x, f′(x) + f′(−x) = 1 at ~100 digits.
 #include <gtest/gtest.h>
@@ -109,7 +109,7 @@ TEST(BoostPath, SubnormalInputsBreakTiesByTheSign) {
   }
 }
 
-TEST(BoostPath, CourseTable) {
+TEST(BoostPath, GeluNewTable) {
   // docs/functions.md, "The textbook expressions": gelu_new (tanh form) to 5 decimals.
   const struct { double x, y; } table[] = {{-3.0, -0.00364}, {-1.0, -0.15881}, {0.0, 0.00000},
                                            {0.5, 0.34571},   {1.0, 0.84119},   {2.0, 1.95460}};

@@ -93,7 +93,7 @@ const Tamper kTampers[] = {
        json& r = scan(j, "erf.value")["roots"][0];
        r["value"]["lo"] = r["value"]["hi"];
      }},
-    {"a fact's sup lowered to the card's 4.7323e-4", [](json& j) {
+    {"a fact's sup lowered to 4.7323e-4 (its 5 digits rounded down)", [](json& j) {
        for (json& f : j["facts"])
          if (f["name"] == "gap_value_sup") f["value"] = {{"lo", "4.7323e-4"}, {"hi", "4.7323e-4"}};
      }},

@@ -89,10 +89,10 @@ void expect_line(const std::string& line, double x_used, double expected, Format
   EXPECT_LE(digits, max_digits) << f[2];
 }
 
-TEST(CliEval, CourseTableThroughEvalWithDefaults) {
+TEST(CliEval, GeluNewTableThroughEvalWithDefaults) {
   // Defaults: --impl reference --form tanh --quantity value --format binary64.
   const double xs[] = {-3, -1, 0, 0.5, 1, 2};
-  const double table[] = {-0.00364, -0.15881, 0.00000, 0.34571, 0.84119, 1.95460};  // the course
+  const double table[] = {-0.00364, -0.15881, 0.00000, 0.34571, 0.84119, 1.95460};  // gelu_new's
   const Outcome r = gelucheck("eval", "-3\n-1\n0\n0.5\n1\n2\n");
   ASSERT_EQ(r.code, 0) << r.err;
   EXPECT_EQ(r.err, "");

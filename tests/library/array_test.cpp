@@ -1,7 +1,7 @@
 // map / backward / pdiv / jacobian over views: elementwise means elementwise (bits equal to the
-// scalar function per element, whatever the shape, strides, order or alignment), the course's
-// [4, 64] fixture and the MLP's [T, 3072] scratchpad, rank 0, empty, bad shapes refused before
-// any write, inputs untouched, in place allowed, partial overlap refused.
+// scalar function per element, whatever the shape, strides, order or alignment), the gelu_new
+// exercise's [4, 64] fixture and the MLP's [T, 3072] scratchpad, rank 0, empty, bad shapes
+// refused before any write, inputs untouched, in place allowed, partial overlap refused.
 #include <gtest/gtest.h>
 
 #include <cstring>
@@ -39,7 +39,7 @@ void expect_same_bits_as_scalar(Form f, Path p, const std::vector<T>& x, const s
 }
 
 template <class T>
-void course_shapes() {
+void fixture_and_scratchpad_shapes() {
   for (auto shape : {std::vector<std::size_t>{4, 64}, std::vector<std::size_t>{7, 3072}}) {
     const std::size_t n = shape[0] * shape[1];
     const auto x = random_values<T>(n, 5), dy = random_values<T>(n, 6);
@@ -57,8 +57,8 @@ void course_shapes() {
       }
   }
 }
-TEST(LibraryArray, CourseFixtureAndMlpScratchpadDouble) { course_shapes<double>(); }
-TEST(LibraryArray, CourseFixtureAndMlpScratchpadFloat) { course_shapes<float>(); }
+TEST(LibraryArray, GeluNewFixtureAndMlpScratchpadDouble) { fixture_and_scratchpad_shapes<double>(); }
+TEST(LibraryArray, GeluNewFixtureAndMlpScratchpadFloat) { fixture_and_scratchpad_shapes<float>(); }
 
 // Strided, transposed and reversed views, at every alignment offset: element bits never change.
 TEST(LibraryArray, StridedPermutedReversedViewsGiveTheSameBits) {

@@ -52,8 +52,8 @@ TEST(LibraryConstants, Binary64ValuesAreCorrectlyRounded) {
   // The exercise's math.sqrt(2 * math.pi) (docs/functions.md): sqrt of 2 RN(pi), rounded; one ulp below sqrt(2 pi).
   M pi64;
   mpfr_set_d(pi64.v, M::pi().rn(), MPFR_RNDN);
-  EXPECT_TRUE(same_bits(k::kSqrt2PiSeed, sqrt(M(2) * pi64).rn()));
-  EXPECT_TRUE(same_bits(k::kSqrt2PiSeed, std::sqrt(2 * M_PI)));
+  EXPECT_TRUE(same_bits(k::kSqrt2PiTextbook, sqrt(M(2) * pi64).rn()));
+  EXPECT_TRUE(same_bits(k::kSqrt2PiTextbook, std::sqrt(2 * M_PI)));
 }
 
 TEST(LibraryConstants, PairsAreRoundingAndRoundedRemainder) {

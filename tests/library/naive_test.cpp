@@ -16,16 +16,16 @@
 namespace gelucheck::testing {
 namespace {
 
-// The course stage (GPT-2 gelu_new): 0.5 * x * (1 + tanh(sqrt(2/pi) * (x + 0.044715 * x^3))), x^3 as
+// The gelu_new exercise (GPT-2's): 0.5 * x * (1 + tanh(sqrt(2/pi) * (x + 0.044715 * x^3))), x^3 as
 // x*x*x; sqrt(2/pi) = 0.7978845608028654 (correctly rounded; Math.sqrt(2/Math.PI) gives it too).
 // Derivative: docs/functions.md, 0.5(1 + tanh u) + 0.5 x (1 - tanh^2 u) sqrt(2/pi) (1 + 3 * 0.044715 x^2).
 template <class T>
-T seed_tanh(T x) {
+T textbook_tanh(T x) {
   const T k = static_cast<T>(0.7978845608028654), c = static_cast<T>(0.044715);
   return T(0.5) * x * (1 + std::tanh(k * (x + c * (x * x * x))));
 }
 template <class T>
-T seed_tanh_deriv(T x) {
+T textbook_tanh_deriv(T x) {
   const T k = static_cast<T>(0.7978845608028654), c = static_cast<T>(0.044715);
   const T th = std::tanh(k * (x + c * (x * x * x)));
   return T(0.5) * (1 + th) + T(0.5) * x * (1 - th * th) * k * (1 + 3 * c * (x * x));
@@ -33,12 +33,12 @@ T seed_tanh_deriv(T x) {
 // The exercise: Phi = 0.5 * (1 + erf(x / SQRT_2)); forward x * Phi; backward factor
 // Phi + x * phi, phi = exp(-x**2 / 2) / SQRT_2PI with SQRT_2PI = math.sqrt(2 * math.pi).
 template <class T>
-T seed_erf(T x) {
+T textbook_erf(T x) {
   const T Phi = T(0.5) * (1 + std::erf(x / static_cast<T>(std::sqrt(2.0))));
   return x * Phi;
 }
 template <class T>
-T seed_erf_deriv(T x) {
+T textbook_erf_deriv(T x) {
   const T Phi = T(0.5) * (1 + std::erf(x / static_cast<T>(std::sqrt(2.0))));
   const T phi = std::exp(-(x * x) / 2) / static_cast<T>(std::sqrt(2 * M_PI));
   return Phi + x * phi;
@@ -46,15 +46,15 @@ T seed_erf_deriv(T x) {
 
 template <class T>
 void check_bits(T x) {
-  const T want[4] = {seed_tanh(x), seed_tanh_deriv(x), seed_erf(x), seed_erf_deriv(x)};
+  const T want[4] = {textbook_tanh(x), textbook_tanh_deriv(x), textbook_erf(x), textbook_erf_deriv(x)};
   for (int i = 0; i < 4; ++i) {
     const T got = eval(kFns[i], x, Path::naive);
-    ASSERT_TRUE(same_bits(got, want[i])) << "naive " << kFns[i].name << " input " << hex(x) << " seed "
+    ASSERT_TRUE(same_bits(got, want[i])) << "naive " << kFns[i].name << " input " << hex(x) << " textbook "
                                          << hex(want[i]) << " got " << hex(got);
   }
 }
 
-TEST(LibraryNaive, IsTheSeedsFormulaBitForBit) {
+TEST(LibraryNaive, IsTheTextbookFormulaBitForBit) {
   std::mt19937_64 rng(3);  // fixed seed
   for (int i = 0; i < 200000; ++i) {
     // Half: any bit pattern (every binade, specials); half: |x| in [2^-2, 2^3) where x^3 matters.

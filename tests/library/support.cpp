@@ -40,7 +40,7 @@ std::vector<double> hard_points() {
   v.insert(v.end(), {
       -38.58,  -38.6, -33, -33.5,  // erf underflow, erfc argument rounding
       -7.2, -7.25, -8.4, -8.45, -20, -21.8, -22, -25, -31.9,  // where naive goes to -0
-      -3, -1, 0.5, 1, 2, 3, 8, 9, 10, 20,                     // course table and friends
+      -3, -1, 0.5, 1, 2, 3, 8, 9, 10, 20,                     // the gelu_new table and friends
       32, -32, std::nextafter(32.0, 64.0), std::nextafter(-32.0, -64.0),  // tanh thresholds
       40, -40, std::nextafter(40.0, 64.0), std::nextafter(-40.0, -64.0),  // erf thresholds
       1e100, -1e100, 5.6e102, -5.6e102, 1e300, -1e300, DBL_MAX, -DBL_MAX,

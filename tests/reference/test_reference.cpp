@@ -1,4 +1,4 @@
-// The reference: course table, docs/functions.md facts, specials and limits, exact cases, the traps of
+// The reference: gelu_new's table, docs/functions.md facts, specials and limits, exact cases, the traps of
 // docs/reference.md with hand-derived results, each format's rounding, the precision cap.
 #include <gtest/gtest.h>
 
@@ -24,7 +24,7 @@ constexpr Quantity D = Quantity::derivative;
   EXPECT_TRUE(same_bits(static_cast<double>(expected), static_cast<double>(got))) << "expected " << hexfloat(static_cast<double>(expected)) << " got " << hexfloat(static_cast<double>(got))
 
 // docs/functions.md, "The textbook expressions": gelu_new (tanh form) to 5 decimals.
-TEST(Reference, CourseTable) {
+TEST(Reference, GeluNewTable) {
   const double xs[] = {-3, -1, 0, 0.5, 1, 2};
   const long hundred_thousandths[] = {-364, -15881, 0, 34571, 84119, 195460};
   for (int i = 0; i < 6; ++i) {

@@ -40,7 +40,7 @@ set(planted
   "docs/tmp.md|Compare with ${tmp}p/old-report.json."
   "src/design.cpp|// The facts of ${design}N.md §1."
   "src/shared.cpp|// See ${shared}d/notes.txt."
-  "src/seeds.cpp|// From ${seeds}s/course.txt."
+  "src/seeds.cpp|// From ${seeds}s/gelu.txt."
   "src/issue.cpp|// As issue 12 asks, point 3."
   "src/issues.cpp|// Issue 7 again."
   "src/hash.cpp|// Fixed in #12."

@@ -7,7 +7,7 @@
 //   none      measure only; nothing can break it.
 //   ulp       error <= max_ulp ulps (inclusive) or < max_ulp (strict), in the ulps of
 //             gelucheck/measure.hpp: "cr" is <= 0.5, "faithful" is < 1, "ulp:N" is <= N.
-//   allclose  |r - y| <= atol + rtol·|y| (y the exact value): a course grader's or a framework
+//   allclose  |r - y| <= atol + rtol·|y| (y the exact value): an exercise grader's or a framework
 //             test suite's criterion (numpy.allclose / torch.testing.assert_close).
 // Every kind but none also demands the right NaN-ness at every input (a NaN where the value is a
 // number, or a number where it is NaN, breaks any claim) and, at ±inf, the limit within the

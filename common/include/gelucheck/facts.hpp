@@ -3,7 +3,7 @@
 // and which fact. Every test, generator and report that needs a hard point takes it from here.
 //
 // Where they come from: the minima, gap suprema and their locations are docs/functions.md's 40-digit
-// table (gap_*_sup_up are the card's bounds just above); the argmins, the underflow points and
+// table (gap_*_sup_up are the 5-digit bounds just above); the argmins, the underflow points and
 // cbrt(max) are also computed by proptests/tools/hard_points.py (mpmath 1.3 at 60 digits; run
 // /usr/bin/python3 proptests/tools/hard_points.py), agreeing with the table to its 17 printed digits;
 // `lipschitz` is sup|f'| from mpmath (see its comment below). Each constant is the binary64
@@ -39,8 +39,8 @@ inline constexpr double gap_value_x = 0x1.5976e94e27d7ep+1;    // 2.698941386377
 inline constexpr double gap_value_sup = 0x1.f039315ac1bd2p-12; // 4.7323552068728488e-4
 inline constexpr double gap_deriv_x = 0x1.02634fdb0d10bp+1;    // 2.0186557597718367
 inline constexpr double gap_deriv_sup = 0x1.c751a1d5d7e48p-11; // 8.6845183498591387e-4
-// The suprema rounded UP at 5 digits (the card's figures; the property suite uses the tighter
-// certified gelucheck::certified::gap_*_sup_up).
+// The suprema rounded UP at 5 digits (the figures docs/properties.md quotes; the property suite
+// uses the tighter certified gelucheck::certified::gap_*_sup_up).
 inline constexpr double gap_value_sup_up = 4.7324e-4;
 inline constexpr double gap_deriv_sup_up = 8.6846e-4;
 // sup_x |f'| over the reals (1.12899306865877 for tanh at x = 1.4185, 1.12890414518515 for erf at
@@ -75,7 +75,7 @@ constexpr double underflow_value(Form f) {
 // Every point above that is an input (not a function value), both signs where the fact is
 // symmetric (the gaps) or where the mirror is itself hard (argmins: f(-x) = f(x) - x and
 // f'(-x) = 1 - f'(x) sit next to the same cancellation). Consumers add their own extras
-// (their region edges, thresholds of src/, course-table points, format edges).
+// (their region edges, thresholds of src/, the gelu_new table's points, format edges).
 struct Point {
   double x;
   const char* what;

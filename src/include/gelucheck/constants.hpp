@@ -24,7 +24,7 @@ inline constexpr double kSqrt2 = 0x1.6a09e667f3bcdp+0;
 inline constexpr double kSqrt2Pi = 0x1.40d931ff62706p+1;
 // sqrt(2 RN64(pi)) rounded to nearest binary64 (2.50662827463100045356): the exercise's math.sqrt(2 * math.pi),
 // used ONLY by the naive (textbook) path so that it reproduces docs/functions.md's expressions bit for bit.
-inline constexpr double kSqrt2PiSeed = 0x1.40d931ff62705p+1;
+inline constexpr double kSqrt2PiTextbook = 0x1.40d931ff62705p+1;
 
 // 2 sqrt(2/pi) = hi + lo (1.595769121605730711759784239737527): hi = RN64(real), lo = RN64(real - hi)
 inline constexpr DoubleDouble kTwoSqrt2OverPi = {0x1.9884533d43651p+0, -0x1.cbc0d30ebfd15p-54};
