@@ -24,8 +24,9 @@ std::vector<std::string> draw_plots(const Report& r, const std::string& dir);
 // Text shared by the renderers (text.cpp). A report.json number (or "inf"/"-inf"/"nan", or null:
 // "–") as %.<digits>g, or %.<digits>f when fixed.
 std::string fmt_num(const nlohmann::ordered_json& v, int digits = 3, bool fixed = false);
-// An ulp error: 3 digits, but all 17 when 3 would hide which side of a claim (0.5, 1) it is on:
-// measure() reports a result that is not correctly rounded as at least nextafter(0.5, 1).
+// An ulp error: 3 digits, but near a claim's boundary (0.5, 1) the fewest that show which side of
+// it the error is on: measure() reports a result that is not correctly rounded as at least
+// nextafter(0.5, 1), printed "0.5000000000000001".
 std::string fmt_ulp(const nlohmann::ordered_json& v);
 // `s` escaped for XML and HTML, in text and in quoted attributes (& < > " ').
 std::string xml(const std::string& s);
