@@ -20,36 +20,36 @@ import subprocess
 import sys
 import tempfile
 
-# The layers' targets and the folder of each (the tree is the architecture: docs/architecture.md).
-FOLDERS = {
-    "gelucheck_common": "common/",
-    "gelucheck_system": "system/",
-    "gelucheck_reference": "reference/",
-    "gelucheck_reference_boost": "reference/boost/",
-    "gelucheck_gelu": "src/",
-    "gelucheck_gelu_shared": "src/",
-    "gelucheck_subject_abi": "subjects/",
-    "gelucheck_subjects_wire": "subjects/",
-    "gelucheck_subjects": "subjects/",
-    "gelucheck-subject-host": "subjects/",
-    "gelucheck_onednn": "adapters/",
-    "gelucheck_ggml": "adapters/",
-    "gelucheck_onnxruntime": "adapters/",
-    "gelucheck_checking": "checking/",
-    "gelucheck_reports": "reports/",
-    "gelucheck_certified": "certify/",
-    "gelucheck_certify": "certify/",
-    "gelucheck-certify": "certify/",
-    "gelucheck": "cli/",
-    "gelucheck_proptests": "proptests/",
-    "gelucheck_proptests_lib": "proptests/",
-    "gelucheck_gtest": "gtest/",
-}
+# The layers' targets are those the CMakeLists.txt of a layer's folder defines (add_library,
+# add_executable, gelucheck_add_subject_adapter), each under that folder: the tree is the
+# architecture (docs/architecture.md), so the folders are read from it, not listed here. The tests'
+# folders are left out.
+NOT_LAYERS = ("tests", "bench", "fuzz", "build")
+DEFINES = re.compile(r"^\s*(?:add_library|add_executable|gelucheck_add_subject_adapter)\(\s*([A-Za-z0-9_-]+)[\s)]",
+                     re.M)
+
+
+def folders(source):
+    out = {}
+    for top, dirs, files in os.walk(source):
+        rel = os.path.relpath(top, source)
+        parts = [] if rel == "." else rel.split(os.sep)
+        if parts and (parts[0] in NOT_LAYERS or parts[0].startswith(".") or "node_modules" in parts):
+            dirs[:] = []
+            continue
+        if "CMakeLists.txt" in files and rel != ".":
+            text = open(os.path.join(top, "CMakeLists.txt"), encoding="utf-8").read()
+            for m in DEFINES.finditer(text):
+                out[m.group(1)] = rel.replace(os.sep, "/") + "/"
+    return out
+
+
 BEGIN = "<!-- dependency-graph:begin (scripts/dependency-graph.py --update docs/architecture.md) -->"
 END = "<!-- dependency-graph:end -->"
 
 
 def graph(source, npm):
+    layer = folders(source)
     with tempfile.TemporaryDirectory(prefix="gelucheck-graph-") as build:
         dot = os.path.join(build, "g.dot")
         subprocess.run(["cmake", "-S", source, "-B", build, "--graphviz=" + dot,
@@ -63,20 +63,21 @@ def graph(source, npm):
     edges = set()
     for m in re.finditer(r'"(node\d+)" -> "(node\d+)"', text):
         a, b = names.get(m.group(1)), names.get(m.group(2))
-        if a in FOLDERS and b in FOLDERS and a != b:
+        if a in layer and b in layer and a != b:
             edges.add((a, b))
-    nodes = sorted({n for e in edges for n in e} | {n for n in names.values() if n in FOLDERS})
-    return nodes, sorted(edges)
+    nodes = sorted({n for e in edges for n in e} | {n for n in names.values() if n in layer})
+    return {n: layer[n] for n in nodes}, sorted(edges)
 
 
-def mermaid(nodes, edges):
+def mermaid(folder_of, edges):
+    nodes = sorted(folder_of)
     ident = {n: f"t{i}" for i, n in enumerate(nodes)}  # names like gelucheck-certify and
                                                         # gelucheck_certify must not collide
     lines = ["```mermaid", "graph LR"]
-    for folder in sorted({FOLDERS[n] for n in nodes}):
+    for folder in sorted(set(folder_of.values())):
         lines.append(f'  subgraph {re.sub(r"[^A-Za-z0-9]", "_", folder)}["{folder}"]')
         for n in nodes:
-            if FOLDERS[n] == folder:
+            if folder_of[n] == folder:
                 lines.append(f'    {ident[n]}["{n}"]')
         lines.append("  end")
     for a, b in edges:
