@@ -347,6 +347,7 @@ bool shows_worst(DefectKind k) {
 // The grouping of observations across ops: one cause, seen in several ops, is one defect.
 std::string group_key(const Observation& o, const Op& op) {
   const std::string kind(defect_kind_name(o.kind));
+  const std::string fn = subject::function_name(subject::function_of(op));
   switch (o.kind) {
     case DefectKind::limit: {
       const double g = o.first_got;
@@ -355,8 +356,8 @@ std::string group_key(const Observation& o, const Op& op) {
     }
     // The bounds of one function: one result can break several (f(x) >= 0 and f(x) >= x/2 for
     // a negative result at x >= 0), so they are one defect that names each fact broken.
-    case DefectKind::bound: return kind + "|" + subject::function_name(subject::function_of(op));
-    default: return kind + "|" + o.fact + "|" + subject::function_name(subject::function_of(op));
+    case DefectKind::bound: return kind + "|" + fn;
+    default: return kind + "|" + o.fact + "|" + fn;
   }
 }
 
