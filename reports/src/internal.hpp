@@ -1,10 +1,7 @@
 // Shared between the files of reports/src; not part of the public API.
 #pragma once
 
-#include <chrono>
 #include <cstddef>
-#include <functional>
-#include <memory>
 #include <string>
 #include <vector>
 
