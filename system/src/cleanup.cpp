@@ -61,6 +61,14 @@ GroupSlot g_groups[kMaxGroups];
 PathSlot g_paths[kMaxPaths];
 std::atomic<bool> g_installed{false};
 std::atomic<int> g_handling{0};
+// Steps under way (BlockSignals): starting a child and registering its group, making a temporary
+// directory and registering it. Signals blocked in one thread do not stop the handler on another
+// (a report's property suites start on worker threads while the main thread takes the signal), so
+// the handler waits for the steps under way before it reads the tables, and a step that would
+// begin after the handler has begun never does (the thread waits for the end of the process).
+// Both sides write their own flag then read the other's, sequentially consistent: either the
+// handler sees the step or the step sees the handler.
+std::atomic<int> g_steps{0};
 
 constexpr int kSignals[] = {SIGINT, SIGTERM, SIGHUP};
 
@@ -128,6 +136,12 @@ extern "C" void on_signal(int sig) {
   // Once per process: a second signal (on another thread) waits for the first to finish.
   if (g_handling.exchange(1) != 0) {
     for (;;) pause();
+  }
+  // Each step under way ends registered (a millisecond: a posix_spawn, a mkdtemp); 2 s at most,
+  // in case one cannot end while this thread is interrupted (then it is left as it is).
+  for (int tick = 0; tick < 2000 && g_steps.load() > 0; ++tick) {
+    const timespec ms{0, 1000000};
+    nanosleep(&ms, nullptr);
   }
   // Children first, so that none writes into a directory being removed.
   for (GroupSlot& g : g_groups)
@@ -269,8 +283,17 @@ BlockSignals::BlockSignals() {
   sigemptyset(&set);
   for (int s : kSignals) sigaddset(&set, s);
   pthread_sigmask(SIG_BLOCK, &set, &saved_);
+  g_steps.fetch_add(1);
+  if (g_handling.load() != 0) {
+    // The handler runs on another thread and ends the process: nothing new is started.
+    g_steps.fetch_sub(1);
+    for (;;) pause();
+  }
 }
-BlockSignals::~BlockSignals() { pthread_sigmask(SIG_SETMASK, &saved_, nullptr); }
+BlockSignals::~BlockSignals() {
+  g_steps.fetch_sub(1);
+  pthread_sigmask(SIG_SETMASK, &saved_, nullptr);
+}
 
 bool remove_tree(const char* path) { return remove_at(AT_FDCWD, path, 0); }
 

@@ -156,7 +156,7 @@ TEST_F(ReportSignals, DuringThePropertySuiteNoOrphanNoScratch) {
   for (int sig : {SIGTERM, SIGINT}) {
     const fs::path pids = dir / "pids.txt";
     fs::remove(pids);
-    auto c = start({"--points", "16", "--no-plots", "--proptests", FAKE_PROPTESTS},
+    auto c = start({"--points", "16", "--no-plots", "--threads", "2", "--proptests", FAKE_PROPTESTS},
                    {"FAKE_PROPTESTS_HANG=" + pids.string()});
     ASSERT_TRUE(wait_for_file(pids)) << slurp(log);
     pid_t suite = 0, grandchild = 0;
@@ -166,6 +166,10 @@ TEST_F(ReportSignals, DuringThePropertySuiteNoOrphanNoScratch) {
     stop(*c, sig);
     EXPECT_TRUE(gone(suite)) << "the property suite " << suite << " outlived gelucheck";
     EXPECT_TRUE(gone(grandchild)) << "its child " << grandchild << " outlived gelucheck";
+    // The suites run two at a time: none of those started by the time of the signal, nor their
+    // children, outlives gelucheck (orphans are adopted by this test, a subreaper).
+    for (const auto& p : gelucheck::testing::children())
+      EXPECT_TRUE(gone(p.pid)) << "process " << p.pid << " (" << p.command << ") outlived gelucheck";
     expect_old();
     expect_no_litter();
   }

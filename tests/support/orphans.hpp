@@ -9,7 +9,12 @@
 #include <sys/wait.h>
 
 #include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
 #include <thread>
+#include <vector>
 
 namespace gelucheck::testing {
 
@@ -28,6 +33,37 @@ inline bool gone(pid_t pid, std::chrono::milliseconds patience = std::chrono::se
     }
     std::this_thread::sleep_for(std::chrono::milliseconds(5));
   }
+}
+
+// The processes whose parent is this one, with their command lines: its own children and, as a
+// subreaper, the orphans it adopted (the children of a gelucheck that died before them).
+struct Process {
+  pid_t pid;
+  std::string command;
+};
+inline std::vector<Process> children() {
+  std::vector<Process> out;
+  const pid_t self = getpid();
+  for (const auto& e : std::filesystem::directory_iterator("/proc")) {
+    const std::string name = e.path().filename().string();
+    if (name.find_first_not_of("0123456789") != std::string::npos) continue;
+    std::ifstream stat(e.path() / "stat");
+    std::stringstream ss;
+    ss << stat.rdbuf();
+    const std::string text = ss.str();
+    const auto paren = text.rfind(')');  // the name may hold spaces and parentheses
+    if (paren == std::string::npos) continue;
+    std::istringstream fields(text.substr(paren + 1));
+    std::string state;
+    pid_t ppid = 0;
+    fields >> state >> ppid;
+    if (ppid != self) continue;
+    std::ifstream cmd(e.path() / "cmdline");
+    std::string command;
+    std::getline(cmd, command, '\0');
+    out.push_back({static_cast<pid_t>(std::stoi(name)), command});
+  }
+  return out;
 }
 
 }  // namespace gelucheck::testing

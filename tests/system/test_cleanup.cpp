@@ -272,6 +272,47 @@ TEST(BlockSignals, DefersTheSignal) {
   EXPECT_TRUE(WIFSIGNALED(st) && WTERMSIG(st) == SIGTERM) << "wait status " << st;
 }
 
+// A step on a worker thread (starting a child and registering its group, as a report's property
+// suites start) that the signal, taken by the main thread, catches half done: the handler waits
+// for it to end registered, then kills the child. Without the wait the child outlives us.
+TEST(BlockSignals, TheHandlerWaitsForAStepOnAnotherThread) {
+  int fds[2];
+  ASSERT_EQ(pipe(fds), 0);
+  const pid_t pid = fork();
+  if (pid == 0) {
+    close(fds[0]);
+    install();
+    std::thread worker;
+    {
+      const BlockSignals block;  // the worker starts with the signals blocked, as run_workers' do
+      worker = std::thread([&] {
+        const BlockSignals step;
+        const pid_t child = fork();
+        if (child == 0) {
+          setpgid(0, 0);
+          for (;;) pause();
+        }
+        setpgid(child, child);
+        const std::string msg = std::to_string(child) + "\n";
+        if (write(fds[1], msg.data(), msg.size()) < 0) _exit(99);
+        std::this_thread::sleep_for(300ms);  // the signal comes now
+        add_process_group(child);
+      });
+    }
+    for (int i = 0; i < 300; ++i) std::this_thread::sleep_for(10ms);
+    _exit(0);  // 3 s without a signal that ends us
+  }
+  ASSERT_GT(pid, 0);
+  close(fds[1]);
+  const pid_t child = static_cast<pid_t>(std::stoi(read_line(fds[0])));
+  kill(pid, SIGTERM);
+  int st = 0;
+  ASSERT_EQ(waitpid(pid, &st, 0), pid);
+  close(fds[0]);
+  EXPECT_TRUE(WIFSIGNALED(st) && WTERMSIG(st) == SIGTERM) << "wait status " << st;
+  EXPECT_TRUE(gone(child)) << "the child started by the step outlived its parent";
+}
+
 TEST(Install, Idempotent) {
   install();
   install();

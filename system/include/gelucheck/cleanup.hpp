@@ -43,7 +43,9 @@ void remove_path(int token);
 // are handled when it ends). For the few steps that must not be cut in two: starting a child and
 // registering its group, making a temporary directory and registering it, swapping a report into
 // place. Worker threads are started under one, so the handler always runs on a thread that is
-// not itself writing into a temporary directory.
+// not itself writing into a temporary directory. The handler, running on another thread, waits
+// for the steps under way to end before it kills and removes what is registered, and a step does
+// not begin once the handler has begun.
 class BlockSignals {
  public:
   BlockSignals();
