@@ -31,11 +31,6 @@ struct CheckArgs {
   ExhaustiveArgs ex;
 };
 
-int usage(const std::string& msg) {
-  std::fprintf(stderr, "gelucheck check: %s\n", msg.c_str());
-  return kExitUsage;
-}
-
 }  // namespace
 
 std::function<int()> add_check_command(CLI::App& app) {
@@ -89,10 +84,12 @@ std::function<int()> add_check_command(CLI::App& app) {
 
   return [args, apply]() -> int {
     report::Options opt;
-    if (const std::string why = apply(opt); !why.empty()) return usage(why);
+    if (const std::string why = apply(opt); !why.empty())
+      return usage_error("gelucheck check", why);
     std::string spec = args->first;
     if (!args->spec.empty() && spec.rfind("cmd:", 0) != 0)
-      return usage("extra words after the spec \"" + spec + "\" (only a cmd: spec has words)");
+      return usage_error("gelucheck check", "extra words after the spec \"" + spec +
+                                                "\" (only a cmd: spec has words)");
     for (const std::string& w : args->spec) spec += " " + w;
     opt.subjects = {spec};
     opt.claims = args->claims;
@@ -101,7 +98,7 @@ std::function<int()> add_check_command(CLI::App& app) {
         subject::ClaimSet probe;
         probe.apply(c);
       } catch (const std::invalid_argument& e) {
-        return usage(std::string("--claim ") + c + ": " + e.what());
+        return usage_error("gelucheck check", std::string("--claim ") + c + ": " + e.what());
       }
     }
     opt.default_to_framework_claim = true;
@@ -112,7 +109,7 @@ std::function<int()> add_check_command(CLI::App& app) {
       return run_exhaustive(opt, args->ex, {args->out, args->junit, args->gate});
     }
     if (!args->ex.range.empty() || !args->ex.shard.empty())
-      return usage("--range and --shard need --exhaustive");
+      return usage_error("gelucheck check", "--range and --shard need --exhaustive");
     return run_report(opt, {args->out, args->junit, args->gate});
   };
 }

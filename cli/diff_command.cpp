@@ -38,18 +38,13 @@ struct DiffArgs {
   double timeout = report::kDefaultCallTimeoutSeconds;
 };
 
-int usage(const std::string& msg) {
-  std::fprintf(stderr, "gelucheck diff: %s\n", msg.c_str());
-  return kExitUsage;
-}
-
 int run(const DiffArgs& a) {
   namespace d = report::diff;
   d::Options opt;
   if (const std::string why =
           parse_formats_and_functions(a.formats, a.functions, opt.formats, opt.functions);
       !why.empty())
-    return usage(why);
+    return usage_error("gelucheck diff", why);
   opt.seed = a.seed;
   opt.points = a.points;
   opt.threads = a.threads;
@@ -57,28 +52,32 @@ int run(const DiffArgs& a) {
   opt.progress = !a.quiet && isatty(STDERR_FILENO);
   opt.exhaustive = a.exhaustive;
   if (!a.range.empty()) {
-    if (!a.exhaustive) return usage("--range needs --exhaustive");
+    if (!a.exhaustive) return usage_error("gelucheck diff", "--range needs --exhaustive");
     try {
       opt.range = report::exhaustive::parse_range(a.range);
     } catch (const std::invalid_argument& e) {
-      return usage(std::string("--range: ") + e.what());
+      return usage_error("gelucheck diff", std::string("--range: ") + e.what());
     }
   }
   if (a.exhaustive && std::find(opt.formats.begin(), opt.formats.end(), Format::binary32) ==
                           opt.formats.end())
-    return usage("--exhaustive sweeps binary32: --formats must include f32");
+    return usage_error("gelucheck diff",
+                       "--exhaustive sweeps binary32: --formats must include f32");
   // The peers run single-threaded unless a variant says otherwise, as in `gelucheck report`:
   // oneDNN's OpenMP reads OMP_NUM_THREADS in its child.
   setenv("OMP_NUM_THREADS", "1", /*overwrite=*/0);
   try {
     if (a.variants) {
-      if (a.specs.size() != 1) return usage("--variants takes one spec, a peer's name");
+      if (a.specs.size() != 1)
+        return usage_error("gelucheck diff", "--variants takes one spec, a peer's name");
       const std::vector<std::string> vs = subject::variant_specs(a.specs[0]);
-      if (vs.empty()) return usage(a.specs[0] + " has no variant this machine can run");
+      if (vs.empty())
+        return usage_error("gelucheck diff", a.specs[0] + " has no variant this machine can run");
       for (const std::string& v : vs) opt.pairs.emplace_back(a.specs[0], v);
     } else {
       if (a.specs.size() != 2)
-        return usage("give two specs (gelucheck diff A B), or one peer and --variants");
+        return usage_error("gelucheck diff",
+                           "give two specs (gelucheck diff A B), or one peer and --variants");
       opt.pairs.emplace_back(a.specs[0], a.specs[1]);
     }
   } catch (const subject::SpecError& e) {

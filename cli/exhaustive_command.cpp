@@ -91,11 +91,6 @@ void remove_checkpoint(const CheckpointPlace& p) {
   }
 }
 
-int usage(const std::string& who, const std::string& msg) {
-  std::fprintf(stderr, "%s: %s\n", who.c_str(), msg.c_str());
-  return kExitUsage;
-}
-
 // Writes a part's result as OUT/shard.json through output::Writer.
 int write_shard(const ex::Sweep& s, const std::string& out, const std::string& who) {
   try {
@@ -104,7 +99,7 @@ int write_shard(const ex::Sweep& s, const std::string& out, const std::string& w
     w.commit();
     for (const std::string& n : w.notes()) std::fprintf(stderr, "%s: %s\n", who.c_str(), n.c_str());
   } catch (const output::Refused& e) {
-    return usage(who, e.what());
+    return usage_error(who, e.what());
   } catch (const std::exception& e) {
     std::fprintf(stderr, "%s: %s\n", who.c_str(), e.what());
     return kExitFailure;
@@ -139,16 +134,16 @@ int run_exhaustive(const report::Options& base, const ExhaustiveArgs& a, const R
   try {
     if (!a.range.empty()) so.range = ex::parse_range(a.range);
   } catch (const std::invalid_argument& e) {
-    return usage(who, "--range " + a.range + ": " + e.what());
+    return usage_error(who, "--range " + a.range + ": " + e.what());
   }
   try {
     if (!a.shard.empty()) so.shard = ex::parse_shard(a.shard);
   } catch (const std::invalid_argument& e) {
-    return usage(who, "--shard " + a.shard + ": " + e.what());
+    return usage_error(who, "--shard " + a.shard + ": " + e.what());
   }
   const bool ranks = mpi::size() > 1;
   if (ranks && !a.shard.empty())
-    return usage(who, "--shard and mpirun both split the range; use one of them");
+    return usage_error(who, "--shard and mpirun both split the range; use one of them");
   if (ranks) so.shard = {static_cast<unsigned>(mpi::rank()), static_cast<unsigned>(mpi::size())};
   const bool shard_file = !a.shard.empty();
   const bool writes = !ranks || mpi::rank() == 0;
@@ -158,7 +153,7 @@ int run_exhaustive(const report::Options& base, const ExhaustiveArgs& a, const R
     if (writes) report::check_writable(t.out);
     cp = checkpoint_place(t.out, so.shard);
   } catch (const output::Refused& e) {
-    return usage(who, e.what());
+    return usage_error(who, e.what());
   } catch (const std::exception& e) {
     std::fprintf(stderr, "%s: %s\n", who.c_str(), e.what());
     return kExitFailure;
@@ -277,24 +272,25 @@ std::function<int()> add_merge_command(CLI::App& app) {
     for (const std::string& d : args->shards) {
       const fs::path f = fs::path(d) / kShardFile;
       std::ifstream in(f, std::ios::binary);
-      if (!in) return usage(who, f.string() + ": cannot be read (not a shard's output directory?)");
+      if (!in)
+        return usage_error(who, f.string() + ": cannot be read (not a shard's output directory?)");
       try {
         const nlohmann::ordered_json j = nlohmann::ordered_json::parse(in);
         parts.push_back(ex::from_json(j));
       } catch (const std::exception& e) {
-        return usage(who, f.string() + ": not a shard result: " + e.what());
+        return usage_error(who, f.string() + ": not a shard result: " + e.what());
       }
       if (parts.back().done.size() != 1 || !(parts.back().done.front() == parts.back().part))
-        return usage(who, f.string() + ": an unfinished part");
+        return usage_error(who, f.string() + ": an unfinished part");
     }
     ex::Sweep merged;
     try {
       merged = ex::merge(std::move(parts));
     } catch (const std::invalid_argument& e) {
-      return usage(who, e.what());
+      return usage_error(who, e.what());
     }
     if (const std::string m = ex::missing(merged); !m.empty())
-      return usage(who, "the shards do not cover the sweep's range " +
+      return usage_error(who, "the shards do not cover the sweep's range " +
                             ex::range_text(merged.id.total) + ": " + m);
     report::Options opt = merged_options(merged, merged.command, merged.claim_args);
     return finish_report(ex::to_report(merged, opt), {args->out, args->junit, args->gate});

@@ -294,6 +294,9 @@ double draw16(Format fmt, std::mt19937_64& rng) {
 
 }  // namespace
 
+rc::Gen<Form> gen_form() { return rc::gen::element(Form::tanh, Form::erf); }
+rc::Gen<Quantity> gen_quantity() { return rc::gen::element(Quantity::value, Quantity::derivative); }
+
 rc::Gen<Input> gen_input(Format fmt) {
   switch (fmt) {
     case Format::binary64: return gen64();

@@ -23,8 +23,6 @@ namespace gelucheck::prop {
 namespace {
 
 using dlim = std::numeric_limits<double>;
-rc::Gen<Form> gen_form() { return rc::gen::element(Form::tanh, Form::erf); }
-rc::Gen<Quantity> gen_quantity() { return rc::gen::element(Quantity::value, Quantity::derivative); }
 
 // The absolute tolerance of the allclose that grades the tanh form in the exercise of
 // docs/functions.md ("The textbook expressions"); the erf form does not pass it.

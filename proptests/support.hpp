@@ -157,6 +157,9 @@ std::string hex(double x);  // gelucheck::hexfloat
 // (facts.hpp) moved by up to ±64 ulps; the specials; subnormals. bfloat16 and binary16: every bit
 // pattern uniformly, the binary64 mix rounded to the format, the hard points rounded and moved by
 // up to ±8 ulps, the specials.
+// Either form, either quantity, uniformly.
+rc::Gen<Form> gen_form();
+rc::Gen<Quantity> gen_quantity();
 rc::Gen<Input> gen_input(Format fmt);
 rc::Gen<Input> gen_finite(Format fmt);
 rc::Gen<Input> gen_in(Format fmt, double lo, double hi);  // lo <= x <= hi (so never NaN)

@@ -67,7 +67,6 @@ namespace gelucheck::report {
 namespace {
 
 namespace cert = gelucheck::certified;
-constexpr double kInf = std::numeric_limits<double>::infinity();
 
 // a - b for a > b, rounded down (RN, then one double toward 0): at most the exact difference.
 double sub_down(double a, double b) { return std::nextafter(a - b, 0.0); }

@@ -18,7 +18,6 @@ namespace gelucheck::report {
 
 namespace {
 
-constexpr double kInf = std::numeric_limits<double>::infinity();
 
 void histogram_add(Histogram& h, double ulp) {
   if (ulp == 0) { ++h.zero; return; }

@@ -59,7 +59,6 @@ namespace testing {
 namespace GELUCHECK_FAST_NS {
 namespace {
 
-constexpr double kInf = std::numeric_limits<double>::infinity();
 constexpr double kOp = 0x1p-99;
 constexpr double kMag = 1 + 0x1p-50;
 constexpr double kInflate = 1 + 0x1p-40;

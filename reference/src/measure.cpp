@@ -13,7 +13,6 @@
 namespace gelucheck {
 namespace {
 
-constexpr double kInf = std::numeric_limits<double>::infinity();
 
 Error infinite_error(bool nan_mismatch) {
   Error e;

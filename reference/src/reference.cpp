@@ -30,7 +30,6 @@
 namespace gelucheck::ref {
 namespace {
 
-constexpr double kInf = std::numeric_limits<double>::infinity();
 
 thread_local long g_cap = kDefaultPrecisionCap;
 

@@ -60,7 +60,7 @@ padding:.4em 1em;margin:.8em 0;border-radius:4px}.defect.gate{border-left-color:
 figure{margin:1em 0}figcaption{color:rgb(85,85,85)}
 )";
 
-void header(std::ostringstream& o, const json& j) {
+void html_header(std::ostringstream& o, const json& j) {
   const json& cfg = at(j, "config", "the report");
   const bool exhaustive = j.contains("exhaustive");
   o << "<h1>gelucheck accuracy report</h1>\n<p>Made by <code>" << esc(at(cfg, "command", "config"))
@@ -359,7 +359,7 @@ std::string page(const json& j, const std::vector<std::pair<std::string, std::st
        "style-src 'unsafe-inline'; img-src data:\">\n"
        "<title>gelucheck accuracy report</title>\n<style>"
     << kStyle << "</style>\n</head>\n<body>\n";
-  header(o, j);
+  html_header(o, j);
   const bool ex = j.contains("exhaustive");
   o << "<nav><a href=\"#verdict\">Verdict</a><a href=\"#defects\">Defects</a><a href=\"#glance\">At a "
        "glance</a>"

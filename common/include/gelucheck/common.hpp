@@ -5,11 +5,14 @@
 #include <bit>
 #include <cmath>
 #include <cstdint>
+#include <limits>
 #include <optional>
 #include <string>
 #include <string_view>
 
 namespace gelucheck {
+
+inline constexpr double kInf = std::numeric_limits<double>::infinity();
 
 // Which GELU, as Lean's `GeluForm` (docs/properties.md, "The Lean theorems").
 enum class Form { tanh, erf };
