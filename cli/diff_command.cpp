@@ -177,7 +177,8 @@ std::function<int()> add_diff_command(CLI::App& app) {
       ->transform(unsigned_word<std::size_t>())
       ->check(CLI::Range(report::kMinPoints, report::kMaxPoints));
   sub->add_option("--threads", a->threads,
-                  "Threads for the reference at the disagreements (results do not depend on it)")
+                  "Comparisons run at a time (a sweep: threads for the reference at the "
+                  "disagreements); results do not depend on it")
       ->capture_default_str()
       ->transform(unsigned_word<unsigned>())
       ->check(CLI::Range(1u, 64u));

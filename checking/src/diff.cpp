@@ -231,18 +231,27 @@ Result run(const Options& opt) {
   r.options = opt;
   r.started_utc = utc_now();
   const auto t0 = std::chrono::steady_clock::now();
-  for (const auto& [sa, sb] : opt.pairs) {
-    std::unique_ptr<subject::Subject> a = subject::open(sa, open_options(opt));
-    std::unique_ptr<subject::Subject> b = subject::open(sb, open_options(opt));
-    Comparison c;
+  // The comparisons of the sample run opt.threads at a time, each on one thread (`report`'s
+  // variants: torch's one-element-per-call layout alone takes most of them); a sweep's run one
+  // after the other, each with opt.threads for the reference and its progress line its own.
+  // Each comparison writes only its own slot, so the result does not depend on the order.
+  const bool together = !opt.exhaustive && opt.pairs.size() > 1;
+  Options each = opt;
+  if (together) each.threads = 1;
+  r.comparisons.resize(opt.pairs.size());
+  parallel_for(opt.pairs.size(), together ? opt.threads : 1, Progress{}, "comparison",
+               [&](std::size_t i) {
+    const auto& [sa, sb] = opt.pairs[i];
+    std::unique_ptr<subject::Subject> a = subject::open(sa, open_options(each));
+    std::unique_ptr<subject::Subject> b = subject::open(sb, open_options(each));
+    Comparison& c = r.comparisons[i];
     c.a = sa;
     c.b = sb;
     c.a_description = a->describe();
     c.b_description = b->describe();
     for (Format fmt : opt.formats)
-      for (Function fn : opt.functions) c.ops.push_back(compare_op(*a, *b, fn, fmt, opt));
-    r.comparisons.push_back(std::move(c));
-  }
+      for (Function fn : opt.functions) c.ops.push_back(compare_op(*a, *b, fn, fmt, each));
+  });
   r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   return r;
 }

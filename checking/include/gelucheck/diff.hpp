@@ -46,7 +46,9 @@ struct Options {
                                            std::end(subject::all_functions)};
   bool exhaustive = false;  // binary32: every bit pattern in `range`, not the sample
   exhaustive::BitRange range;
-  unsigned threads = kDefaultThreads;  // for the reference at the disagreements (results never depend on it)
+  // Comparisons of the sample run at a time; a sweep's, threads for the reference at the
+  // disagreements. Results never depend on it.
+  unsigned threads = kDefaultThreads;
   double call_timeout_seconds = kDefaultCallTimeoutSeconds;
   bool progress = false;
   std::string command = "gelucheck diff";
