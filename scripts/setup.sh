@@ -50,8 +50,9 @@ if ! cmp -s "$root/adapters/npm/package-lock.json" "$npm_dir/installed-package-l
   cp "$npm_dir/package-lock.json" "$npm_dir/installed-package-lock.json"
 fi
 
-# A new build directory is configured for Ninja (the main job's build: 75 s on 2 cores against
-# 100 s with Make); one configured before keeps its generator, which CMake cannot change.
+# A new build directory is configured for Ninja, which starts a target's files before the
+# libraries it links are built (the main job's build on 2 cores: 79 s against 100 s with Make);
+# one configured before keeps its generator, which CMake cannot change.
 generator=()
 [ -f "$build/CMakeCache.txt" ] || generator=(-G Ninja)
 cmake -S "$root" -B "$build" "${generator[@]}" -DCMAKE_BUILD_TYPE=RelWithDebInfo "$@" >/dev/null
