@@ -303,6 +303,9 @@ void invoke(const Entry& e, const Op& op, const void* x, const void* dy, void* o
 // The first element where `now` differs from `before` (bytes), or npos.
 std::size_t first_change(const unsigned char* before, const unsigned char* now, std::size_t n,
                          std::size_t esize) {
+  // One comparison of the whole buffers first: they are almost always equal, and a call per
+  // element was 2.5 % of an exhaustive sweep's time (the host's and gelucheck's together).
+  if (n == 0 || std::memcmp(before, now, n * esize) == 0) return std::string::npos;
   for (std::size_t i = 0; i < n; ++i)
     if (std::memcmp(before + i * esize, now + i * esize, esize) != 0) return i;
   return std::string::npos;

@@ -286,6 +286,10 @@ Child::Child(const Spec& spec, const std::string& stderr_log) : impl_(new Impl) 
     close(to_child[1]);
     return;
   }
+  // 1 MiB pipes (Linux's default limit for an unprivileged process; best effort): a lib: call
+  // of 2^16 binary64 inputs is 512 KiB each way, which the default 64 KiB moves in eight
+  // wake-ups of each side.
+  for (int fd : {to_child[1], from_child[0]}) fcntl(fd, F_SETPIPE_SZ, 1 << 20);
   Stdio io[3];
   io[0].fd = to_child[0];
   io[1].fd = from_child[1];

@@ -157,7 +157,9 @@ TEST(Child, Hangs) {
   EXPECT_TRUE(c.alive());  // a missed deadline is the caller's to act on
   EXPECT_FALSE(c.poll());
   // A child that does not read: a write larger than the pipe times out too.
-  const std::string big(1 << 20, 'x');
+  // More than the pipe holds (Child asks for 1 MiB), so the write meets the closed end whenever
+  // the child closes it.
+  const std::string big(8 << 20, 'x');
   EXPECT_FALSE(c.write_all(big.data(), big.size(), Clock::now() + 200ms));
   EXPECT_TRUE(c.timed_out());
   const Exit e = c.kill();
@@ -204,7 +206,9 @@ TEST(Child, ClosesStdout) {
 TEST(Child, WriteToAChildThatIsGone) {
   // Without the care in write_all, this would end the test by SIGPIPE.
   Child c(sh("exec 0<&-; exec sleep 300"));
-  const std::string big(1 << 20, 'x');
+  // More than the pipe holds (Child asks for 1 MiB), so the write meets the closed end whenever
+  // the child closes it.
+  const std::string big(8 << 20, 'x');
   EXPECT_FALSE(c.write_all(big.data(), big.size(), Clock::now() + 10s));
   EXPECT_EQ(c.error(), "end of stream");
   EXPECT_FALSE(c.timed_out());
