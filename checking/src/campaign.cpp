@@ -146,7 +146,7 @@ std::vector<Row> campaign(Format fmt, const std::vector<double>& xs, bool exhaus
           continue;
         }
         fold(rows[k], framework, cx[c], e.y[c], expected[c * m + k], err[c * m + k], flags[c * m + k], fmt);
-        facts[k].point(rows[k], cx[c], e.y[c]);
+        facts[k].point(rows[k], cx[c], e.y[c], expected[c * m + k]);
       }
     }
   }

@@ -398,7 +398,7 @@ void sweep_block(subject::Subject& sub, const BitRange& block, Sweep& b) {
       }
       const std::size_t before = row.claim_breaks;
       fold(row, framework, xs[i], ev.y[i], m[i].want, m[i].e, m[i].flags, kFmt, false);
-      facts.point(row, xs[i], ev.y[i]);
+      facts.point(row, xs[i], ev.y[i], m[i].want);
       if (row.claim_breaks == before) continue;
       for (Region r : regions_of(xs[i], kFmt)) ++fs.failing[static_cast<std::size_t>(r)];
       if (fs.failures.size() < b.id.cap)

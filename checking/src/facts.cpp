@@ -125,7 +125,7 @@ void Facts::bound(Row& row, std::string_view fact, double x, double r, double b)
   row.observation(DefectKind::bound, fact).add(x, b, r, std::fabs(r - b) / scale, true);
 }
 
-void Facts::point(Row& row, double x, double r) {
+void Facts::point(Row& row, double x, double r, double want) {
   if (!active_) return;
   if (!std::isfinite(x) || !std::isfinite(r)) {
     prev_.reset();
@@ -133,7 +133,14 @@ void Facts::point(Row& row, double x, double r) {
     return;
   }
   const bool t = form_ == Form::tanh;
-  if (quantity_ == Quantity::value) {
+  // Why a correctly rounded r = RN(y) meets each bound: for y <= U <= U', r <= RN(U'), and an r
+  // above U' is then RN(U') itself, whose step down is below U' (breaks_upper needs it at or above
+  // U'; nearest: RN(U') <= RN(upper_src)); symmetrically below. The slack rule compares with the
+  // claim's tolerance, which may be tighter than a rounding: evaluated as before.
+  const bool rounded_right = rule_ != Rule::slack && same_bits(r, want);
+  if (rounded_right) {
+    // It meets every bound (above).
+  } else if (quantity_ == Quantity::value) {
     // 0 and x are values of the format: L' = L and RN(L) = L.
     if (x <= 0 && breaks_upper(r, 0, 0)) bound(row, kFactSignNeg, x, r, 0);
     if (x >= 0 && breaks_lower(r, 0, 0)) bound(row, kFactSignPos, x, r, 0);

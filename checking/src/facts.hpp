@@ -43,8 +43,11 @@ class Facts {
   // while the run moves away from the argmin, the smallest while it moves toward it — so a flat
   // stretch that drifts the wrong way by one ulp a step is seen once the drift exceeds the
   // tolerance, and its size is the whole drift. A non-finite x or result is skipped (nan,
-  // overflow and limit are other defects' business) and ends the run.
-  void point(Row& row, double x, double r);
+  // overflow and limit are other defects' business) and ends the run. `want` is f(x) correctly
+  // rounded to the format: a result equal to it meets every bound under the nearest and step
+  // rules (rounding is monotone, and each bound's L' <= L, U' >= U), so they are not evaluated
+  // (most results of most subjects); monotonicity still is (an earlier result may be wrong).
+  void point(Row& row, double x, double r, double want);
   // Monotonicity of one pair (either order of x; any pair on one side must be ordered); nothing
   // when x is equal or they straddle the argmin.
   void pair(Row& row, FactPoint a, FactPoint b) const;
