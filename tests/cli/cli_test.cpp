@@ -238,7 +238,8 @@ TEST(CliEval, AReadErrorOnStdinIsExitThree) {
 TEST(CliEval, StopsAtTheFirstOutputFailure) {
   // Standard output is /dev/full; we feed an endless stream of inputs through a pipe. eval must
   // stop (its end of the pipe closes) after the first failed write, that is within its stdio
-  // buffer and the pipe's: far fewer than the 8 MB we are ready to send.
+  // buffer and the pipe's (1 MiB: Child asks for it): far fewer than the 16 MB we are ready to
+  // send.
   gelucheck::process::Child c({{"/bin/sh", "-c", std::string("exec '") + GELUCHECK_BIN +
                                                        "' eval --form erf >/dev/full"}, "", {}},
                               "/dev/null");
@@ -249,9 +250,9 @@ TEST(CliEval, StopsAtTheFirstOutputFailure) {
   }();
   std::size_t sent = 0;
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::minutes(2);
-  while (sent < (8u << 20) && c.write_all(chunk.data(), chunk.size(), deadline)) sent += chunk.size();
+  while (sent < (16u << 20) && c.write_all(chunk.data(), chunk.size(), deadline)) sent += chunk.size();
   EXPECT_EQ(c.error(), "end of stream") << "eval read " << sent << " bytes and is still reading";
-  EXPECT_LT(sent, 1u << 20);
+  EXPECT_LT(sent, 2u << 20);
   const gelucheck::process::Exit e = c.finish();
   EXPECT_EQ(e.shell_status(), 3) << e.why;
 }

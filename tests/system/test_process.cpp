@@ -129,8 +129,9 @@ TEST(Child, Answers) {
   EXPECT_EQ(line, "one");
   ASSERT_TRUE(c.read_line(line, deadline)) << c.error();
   EXPECT_EQ(line, "two");
-  // Binary data, read back exactly, larger than a pipe's buffer (64 KiB) both ways.
-  std::string data(1 << 20, '\0');
+  // Binary data, read back exactly, larger than a pipe's buffer (1 MiB: Child asks for it) both
+  // ways.
+  std::string data(4 << 20, '\0');
   for (std::size_t i = 0; i < data.size(); ++i) data[i] = static_cast<char>(i * 7 + i / 251);
   std::string back(data.size(), 'x');
   std::thread writer([&] { EXPECT_TRUE(c.write_all(data.data(), data.size(), deadline)); });
