@@ -55,9 +55,7 @@
 #include "facts.hpp"
 
 #include <algorithm>
-#include <bit>
 #include <cmath>
-#include <cstdint>
 #include <limits>
 
 #include "gelucheck/certified.hpp"
@@ -70,18 +68,6 @@ namespace cert = gelucheck::certified;
 
 // a - b for a > b, rounded down (RN, then one double toward 0): at most the exact difference.
 double sub_down(double a, double b) { return std::nextafter(a - b, 0.0); }
-
-// next_in(fmt, r, up ? +inf : -inf) for a finite r of fmt; binary32 (every result of the
-// exhaustive sweep) from its bits, without libm's nextafterf: the sign-magnitude pattern is one
-// more away from zero, one less toward it, and from ±0 the least subnormal of the direction's
-// sign; one more than FLT_MAX's pattern is +inf's, as nextafterf gives.
-double step(Format fmt, double r, bool up) {
-  if (fmt != Format::binary32) return next_in(fmt, r, up ? kInf : -kInf);
-  const auto f = static_cast<float>(r);
-  if (f == 0) return up ? 0x1p-149 : -0x1p-149;
-  const auto b = std::bit_cast<std::uint32_t>(f);
-  return static_cast<double>(std::bit_cast<float>((f > 0) == up ? b + 1 : b - 1));
-}
 
 }  // namespace
 
@@ -104,7 +90,7 @@ Facts::Facts(const Row& row) : fmt_(row.format), form_(row.form), quantity_(row.
 bool Facts::breaks_lower(double r, double lower_down, double lower_src) const {
   switch (rule_) {
     case Rule::nearest: return r < lower_src && r < round_to_format(lower_src, fmt_);
-    case Rule::step: return r < lower_down && step(fmt_, r, true) <= lower_down;
+    case Rule::step: return r < lower_down && next_in(fmt_, r, kInf) <= lower_down;
     case Rule::slack: return r < lower_down && sub_down(lower_down, r) > slack(claim_, fmt_, r);
   }
   return false;
@@ -114,7 +100,7 @@ bool Facts::breaks_lower(double r, double lower_down, double lower_src) const {
 bool Facts::breaks_upper(double r, double upper_up, double upper_src) const {
   switch (rule_) {
     case Rule::nearest: return r > upper_src && r > round_to_format(upper_src, fmt_);
-    case Rule::step: return r > upper_up && step(fmt_, r, false) >= upper_up;
+    case Rule::step: return r > upper_up && next_in(fmt_, r, -kInf) >= upper_up;
     case Rule::slack: return r > upper_up && sub_down(r, upper_up) > slack(claim_, fmt_, r);
   }
   return false;
@@ -138,28 +124,30 @@ void Facts::point(Row& row, double x, double r, double want) {
   // U'; nearest: RN(U') <= RN(upper_src)); symmetrically below. The slack rule compares with the
   // claim's tolerance, which may be tighter than a rounding: evaluated as before.
   const bool rounded_right = rule_ != Rule::slack && same_bits(r, want);
-  if (rounded_right) {
-    // It meets every bound (above).
-  } else if (quantity_ == Quantity::value) {
-    // 0 and x are values of the format: L' = L and RN(L) = L.
-    if (x <= 0 && breaks_upper(r, 0, 0)) bound(row, kFactSignNeg, x, r, 0);
-    if (x >= 0 && breaks_lower(r, 0, 0)) bound(row, kFactSignPos, x, r, 0);
-    if (x >= 0 && breaks_upper(r, x, x)) bound(row, kFactBelowX, x, r, x);
-    // x/2: exact in binary64 arithmetic for a value of binary32 or a 16-bit format; for binary64
-    // x·0.5 is RN(x/2) (one rounding, inexact only for odd multiples of 2^-1074), taken one double
-    // down when inexact for L'. RN(x·0.5) = RN(x/2) in every format (a single rounding).
-    const double h = x * 0.5;
-    const double h_down = h * 2 == x ? h : std::nextafter(h, -kInf);
-    if (breaks_lower(r, h_down, h)) bound(row, kFactAboveHalfX, x, r, h);
-    // The certified minimum's double below it: L' = m, and RN(m) <= RN(min) (rounding is monotone).
-    const double m = t ? cert::min_tanh_down : cert::min_erf_down;
-    if (breaks_lower(r, m, m)) bound(row, kFactMinimum, x, r, m);
-  } else {
-    // The doubles just outside the certified range (the same monotone-rounding argument).
-    const double lo = t ? cert::deriv_min_tanh_down : cert::deriv_min_erf_down;
-    const double hi = t ? cert::deriv_max_tanh_up : cert::deriv_max_erf_up;
-    if (breaks_lower(r, lo, lo)) bound(row, kFactDerivRange, x, r, lo);
-    else if (breaks_upper(r, hi, hi)) bound(row, kFactDerivRange, x, r, hi);
+  if (!rounded_right) {
+    if (quantity_ == Quantity::value) {
+      // 0 and x are values of the format: L' = L and RN(L) = L.
+      if (x <= 0 && breaks_upper(r, 0, 0)) bound(row, kFactSignNeg, x, r, 0);
+      if (x >= 0 && breaks_lower(r, 0, 0)) bound(row, kFactSignPos, x, r, 0);
+      if (x >= 0 && breaks_upper(r, x, x)) bound(row, kFactBelowX, x, r, x);
+      // x/2: exact in binary64 arithmetic for a value of binary32 or a 16-bit format; for
+      // binary64 x·0.5 is RN(x/2) (one rounding, inexact only for odd multiples of 2^-1074),
+      // taken one double down when inexact for L'. RN(x·0.5) = RN(x/2) in every format (a
+      // single rounding).
+      const double h = x * 0.5;
+      const double h_down = h * 2 == x ? h : std::nextafter(h, -kInf);
+      if (breaks_lower(r, h_down, h)) bound(row, kFactAboveHalfX, x, r, h);
+      // The certified minimum's double below it: L' = m, and RN(m) <= RN(min) (rounding is
+      // monotone).
+      const double m = t ? cert::min_tanh_down : cert::min_erf_down;
+      if (breaks_lower(r, m, m)) bound(row, kFactMinimum, x, r, m);
+    } else {
+      // The doubles just outside the certified range (the same monotone-rounding argument).
+      const double lo = t ? cert::deriv_min_tanh_down : cert::deriv_min_erf_down;
+      const double hi = t ? cert::deriv_max_tanh_up : cert::deriv_max_erf_up;
+      if (breaks_lower(r, lo, lo)) bound(row, kFactDerivRange, x, r, lo);
+      else if (breaks_upper(r, hi, hi)) bound(row, kFactDerivRange, x, r, hi);
+    }
   }
   const FactPoint p{x, r};
   if (!first_) first_ = p;
@@ -167,8 +155,8 @@ void Facts::point(Row& row, double x, double r, double want) {
   if (quantity_ != Quantity::value) return;
   const bool left = x <= argmin_down_;
   int dir = 0;  // +1: x is the value after the previous input in the format, -1: the one before
-  if (prev_ && x > prev_->x && x == step(fmt_, prev_->x, true)) dir = 1;
-  else if (prev_ && x < prev_->x && x == step(fmt_, prev_->x, false)) dir = -1;
+  if (prev_ && x > prev_->x && x == next_in(fmt_, prev_->x, kInf)) dir = 1;
+  else if (prev_ && x < prev_->x && x == next_in(fmt_, prev_->x, -kInf)) dir = -1;
   if (dir == 0 || left != (prev_->x <= argmin_down_)) {
     record_.reset();  // not adjacent, or across the argmin: a new run starts here
   } else {
@@ -194,7 +182,7 @@ void Facts::pair(Row& row, FactPoint a, FactPoint b) const {
   bool broken = false;
   switch (rule_) {
     case Rule::nearest: broken = near.r > far.r; break;
-    case Rule::step: broken = near.r > far.r && near.r > step(fmt_, far.r, true); break;
+    case Rule::step: broken = near.r > far.r && near.r > next_in(fmt_, far.r, kInf); break;
     case Rule::slack:
       broken = near.r > far.r && sub_down(near.r, far.r) >
                                      add_up(slack(claim_, fmt_, near.r), slack(claim_, fmt_, far.r));

@@ -334,8 +334,16 @@ double next_in(Format fmt, double x, double toward) {
   if (std::isnan(x) || std::isnan(toward) || x == toward) return x;
   switch (fmt) {
     case Format::binary64: return std::nextafter(x, toward);
-    case Format::binary32:
-      return static_cast<double>(std::nextafter(static_cast<float>(x), static_cast<float>(toward)));
+    case Format::binary32: {
+      // nextafterf(f, t), from the bits by the same sign-magnitude rule as the 16-bit formats
+      // below (no libm call per result of an exhaustive sweep); one more than FLT_MAX's pattern
+      // is +inf's, one less than +inf's is FLT_MAX.
+      const auto f = static_cast<float>(x), t = static_cast<float>(toward);
+      if (f == t) return static_cast<double>(t);
+      if (f == 0) return t > 0 ? 0x1p-149 : -0x1p-149;
+      const auto b = std::bit_cast<std::uint32_t>(f);
+      return static_cast<double>(std::bit_cast<float>((f > 0) == (t > f) ? b + 1 : b - 1));
+    }
     default: {
       // Sign-magnitude patterns: away from zero is +1 on the magnitude, toward zero -1; from a
       // zero toward the other sign, the least subnormal of that sign.

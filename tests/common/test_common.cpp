@@ -12,6 +12,7 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 #include "gelucheck/common.hpp"
 
@@ -337,8 +338,6 @@ TEST(FormatBits, KnownEncodings) {
 
 namespace gelucheck {
 namespace {
-// next_in, the one neighbour function: nextafter in binary64/binary32, the next bit pattern in the
-// 16-bit formats (sign-magnitude), the least subnormal of the sign from a zero.
 // ldexp_fast against std::ldexp, bit for bit: both signs, normal and subnormal x, ±0, ±inf, NaN,
 // and k across the multiplication's range, the call's, and the far-below zero (k < -2100).
 TEST(LdexpFast, EqualsStdLdexp) {
@@ -353,6 +352,8 @@ TEST(LdexpFast, EqualsStdLdexp) {
     }
 }
 
+// next_in, the one neighbour function: nextafter in binary64/binary32, the next bit pattern in the
+// 16-bit formats (sign-magnitude), the least subnormal of the sign from a zero.
 TEST(NextIn, EveryFormat) {
   EXPECT_EQ(next_in(Format::binary64, 1.0, 2.0), 1.0 + 0x1p-52);
   EXPECT_EQ(next_in(Format::binary32, 1.0, 0.0), 1.0 - 0x1p-24);
@@ -364,6 +365,32 @@ TEST(NextIn, EveryFormat) {
   EXPECT_EQ(next_in(Format::binary16, 65504.0, INFINITY), INFINITY);
   EXPECT_EQ(next_in(Format::bfloat16, INFINITY, INFINITY), INFINITY);
   EXPECT_TRUE(std::isnan(next_in(Format::binary32, NAN, 0.0)));
+}
+
+// binary32's next_in works on the bits; libm's nextafterf is the oracle, bit for bit: every 4099th
+// pattern (both signs, subnormals, every binade) and the patterns beside each edge (±0, the least
+// subnormal, the least normal, 1, FLT_MAX, ±inf), toward ±inf, ±0, ±1, itself and a double that
+// rounds to itself.
+TEST(NextIn, Binary32IsNextafterf) {
+  std::vector<std::uint32_t> pats;
+  for (std::uint64_t p = 0; p < (std::uint64_t{1} << 32); p += 4099) pats.push_back(static_cast<std::uint32_t>(p));
+  for (std::uint32_t edge : {0x00000000u, 0x00000001u, 0x00800000u, 0x3f800000u, 0x7f7fffffu, 0x7f800000u})
+    for (std::uint32_t sign : {0u, 0x80000000u})
+      for (int d = -2; d <= 2; ++d) pats.push_back((edge | sign) + static_cast<std::uint32_t>(d));
+  std::size_t checked = 0;
+  for (std::uint32_t p : pats) {
+    const float f = std::bit_cast<float>(p);
+    if (std::isnan(f)) continue;
+    const double x = f;
+    for (double t : {kInf, -kInf, 0.0, -0.0, 1.0, -1.0, x, x * (1 + 0x1p-40)}) {
+      // x itself when x == t (its contract; nextafterf gives t, so -0 toward +0 differs).
+      const double want = x == t ? x : static_cast<double>(std::nextafter(f, static_cast<float>(t)));
+      ASSERT_TRUE(same_bits(next_in(Format::binary32, x, t), want))
+          << hexfloat(x) << " toward " << hexfloat(t);
+      ++checked;
+    }
+  }
+  EXPECT_GT(checked, 8000000u);
 }
 }  // namespace
 }  // namespace gelucheck
