@@ -13,12 +13,14 @@
 #include <cmath>
 #include <cstdio>
 #include <cstring>
+#include <limits>
 #include <optional>
 #include <string>
 
 #include "facts.hpp"
 #include "gelucheck/exhaustive.hpp"
 #include "gelucheck/render.hpp"
+#include "gelucheck/reference.hpp"
 #include "gelucheck/report.hpp"
 
 namespace gelucheck::report {
@@ -95,6 +97,36 @@ constexpr subject::Function kTanhValue{Form::tanh, Quantity::value};
 // The inputs end with runs of consecutive values of the format (where the facts check
 // monotonicity pair by pair): 25 runs of points/400 values (8 to 128), 16 of them starting in the
 // negative tail, each run's values adjacent in the format.
+// The derivation beside Facts::point: a correctly rounded result meets every bound under the
+// nearest (cr) and step (faithful) rules, so point() skips them for it. Evaluated in full here
+// (want NaN: nothing is skipped), the reference's results break none: both forms and quantities,
+// every binary16 value and every 65521st binary32 pattern.
+TEST(FactsUnit, CorrectlyRoundedResultsBreakNoBoundEvaluatedInFull) {
+  for (Format fmt : {Format::binary16, Format::binary32})
+    for (const Claim& claim : {Claim::correctly_rounded(), Claim::faithful()})
+      for (Function fn : all_functions) {
+        Row row;
+        row.format = fmt;
+        row.form = row.against = fn.form;
+        row.quantity = fn.quantity;
+        row.claim = claim;
+        Facts facts(row);
+        ASSERT_TRUE(facts.active());
+        const std::uint64_t n = fmt == Format::binary16 ? 1u << 16 : std::uint64_t{1} << 32;
+        const std::uint64_t stride = fmt == Format::binary16 ? 1 : 65521;
+        for (std::uint64_t p = 0; p < n; p += stride) {
+          const double x = from_bits(p, fmt);
+          if (!std::isfinite(x)) continue;
+          const double r = ref::correctly_rounded(fn.form, fn.quantity, x, fmt);
+          facts.point(row, x, r, std::numeric_limits<double>::quiet_NaN());
+        }
+        for (const Observation& o : row.observations)
+          EXPECT_NE(o.kind, DefectKind::bound)
+              << function_name(fn) << " " << name(fmt) << ": " << o.fact << " at x = "
+              << std::hexfloat << o.first_x << ", r = " << o.first_got;
+      }
+}
+
 TEST(FactsInputs, RunsOfConsecutiveValues) {
   for (Format fmt : {Format::binary64, Format::binary32})
     for (std::size_t points : {1000u, 50000u}) {
