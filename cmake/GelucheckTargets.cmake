@@ -128,7 +128,6 @@ function(gelucheck_precompile tgt)
   if(GELUCHECK_PCH)
     target_precompile_headers(${tgt} PRIVATE ${ARGN})
   endif()
-
 endfunction()
 
 # Unity builds: the files of a target compiled GELUCHECK_UNITY_BATCH at a time as one translation

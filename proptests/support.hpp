@@ -151,15 +151,16 @@ struct Input {
 std::ostream& operator<<(std::ostream& os, const Input& x);
 std::string hex(double x);  // gelucheck::hexfloat
 
+// Either form, either quantity, uniformly.
+rc::Gen<Form> gen_form();
+rc::Gen<Quantity> gen_quantity();
+
 // Generators. rc's own double generator never yields NaN, inf or subnormals (emil-e/rapidcheck#139):
 // these build bit patterns. binary64 and binary32 (weights in generators.cpp): raw bit patterns;
 // every binade of both signs equally; |x| in [2^-6, 2^6); the negative tail; the hard points
 // (facts.hpp) moved by up to ±64 ulps; the specials; subnormals. bfloat16 and binary16: every bit
 // pattern uniformly, the binary64 mix rounded to the format, the hard points rounded and moved by
 // up to ±8 ulps, the specials.
-// Either form, either quantity, uniformly.
-rc::Gen<Form> gen_form();
-rc::Gen<Quantity> gen_quantity();
 rc::Gen<Input> gen_input(Format fmt);
 rc::Gen<Input> gen_finite(Format fmt);
 rc::Gen<Input> gen_in(Format fmt, double lo, double hi);  // lo <= x <= hi (so never NaN)

@@ -14,7 +14,6 @@
 namespace gelucheck::prop {
 namespace {
 
-
 // base_bits of the literal evaluations (gelucheck/textbook.hpp): relative error below 2^-312,
 // far below the 2^-100 and 2^-96 the checks below allow.
 constexpr int kTheoremBits = 320;

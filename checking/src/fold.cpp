@@ -18,7 +18,6 @@ namespace gelucheck::report {
 
 namespace {
 
-
 void histogram_add(Histogram& h, double ulp) {
   if (ulp == 0) { ++h.zero; return; }
   if (std::isinf(ulp) || std::isnan(ulp)) { ++h.infinite; return; }

@@ -155,8 +155,8 @@ Error measure(double r, const ref::Enclosure& y, Format fmt) {
 // exact unless the figure lies within that of a power of two other than 0.5 and 1 (f(x) within
 // 2^-46 ulp of a value of fmt: no such input is known; tests/reference/test_fast_reference.cpp,
 // WrongResultsMeasureAsTheEnclosureDoes, checks the bound on wrong results of every kind). Three
-// significant digits (fmt_num) are then always right for figures >= 2^-30; report.md's 17 digits
-// near 0.5 and 1 are right to about 14 of them.
+// significant digits (fmt_num) are then always right for figures >= 2^-30; near 0.5 and 1
+// report.md prints the fewest digits that keep a figure on its side (reports/src/text.cpp).
 Error measure(double r, const ref::Rounded& y, Format fmt) {
   Target t;
   t.nan = std::isnan(y.hi);
