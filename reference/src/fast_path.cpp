@@ -3,10 +3,23 @@
 // roundings decided by a rounding test on the resulting enclosure. It shares no code with src/
 // and calls no libm transcendental function: its exp and its erfc (as Φ and the Mills ratio by
 // Taylor tables) are its own; MPFR only computes its constants and table coefficients, once,
-// correctly rounded. Method and bounds: docs/reference.md §8, "The fast reference"; the
-// derivations are also here, next to the code.
+// correctly rounded (fast_scalar.cpp). Method and bounds: docs/reference.md §8, "The fast
+// reference"; the derivations are also here, next to the code.
 //
-// ERROR ACCOUNTING. Every quantity is a V = {h, l, e}: the double-double h + l and a bound e on
+// VECTORS. Highway (hwy/foreach_target.h) compiles this file once per x86-64 target (SSE4, AVX2,
+// AVX-512, ...) and HWY_DYNAMIC_DISPATCH runs the best the CPU has: a vector of doubles holds
+// Lanes(D) inputs (8 with AVX-512), and each lane gets exactly the operations, with the same IEEE
+// rounding, that one input gets alone — no operation mixes lanes, signs and regions are chosen by
+// selects (both sides evaluated), and the one fused operation (the exact product two_prod, where
+// the target has FMA) is exact like Dekker's product it replaces elsewhere. So every bound below
+// holds lane by lane, and a result does not depend on its neighbours or on the target. Inputs are
+// sorted by what they need (the exact cases, the closed forms, the evaluations); a vector whose
+// lanes all need the same (a sweep's consecutive inputs almost always do) runs in place, the
+// others wait in a queue per kind until it holds a vector. Lanes whose rounding test is not one of
+// the usual cases (decide_lanes) go to the general test one at a time (fast_scalar.cpp's
+// decide()), and what that cannot decide to the MPFR path (fast_reference.cpp).
+//
+// ERROR ACCOUNTING. Every quantity is a VB = {h, l, e}: the double-double h + l and a bound e on
 // |true value - (h + l)|. Each double-double operation below is one of Joldes, Muller & Popescu,
 // "Tight and rigorous error bounds for basic building blocks of double-word arithmetic" (ACM TOMS
 // 44, 2017): AccurateDWPlusDW (relative error <= 3u^2 + 13u^3), DWPlusFP (<= 2u^2), DWTimesFP1
@@ -19,456 +32,144 @@
 // each understates a bound by a factor at most (1 + u)^2400 < 1 + 2^-41, so the final bound is
 // multiplied by 1 + 2^-40 (kInflate) before use (the one subtraction among them, |b̂| - eb in a
 // quotient, has eb < 2^-60|b̂| wherever a result is accepted, so its rounding is as harmless).
-#include "fast_path.hpp"
+#undef HWY_TARGET_INCLUDE
+#define HWY_TARGET_INCLUDE "fast_path.cpp"
+#include <hwy/foreach_target.h>  // IWYU pragma: keep
 
-#include <mpfr.h>
+#include <hwy/highway.h>
 
 #include <algorithm>
-#include <array>
-#include <bit>
-#include <cstdint>
 #include <cmath>
-#include <limits>
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
 
-#include "gelucheck/mpfr.hpp"
+#include "fast_path.hpp"
+#include "fast_scalar.hpp"
 
-#ifdef GELUCHECK_FAST_FMA
-#include <immintrin.h>  // _mm256_fmadd_pd
-#endif
+#include "gelucheck/lanes-inl.h"
 
-// This file is compiled twice (fast_path_fma.cpp): as is, and with GELUCHECK_FAST_FMA for
-// x86-64 machines with FMA, where two_prod is one fused operation instead of Dekker's 17. Both
-// are exact, so every bound below holds for both; round_batch picks one at run time.
-#ifdef GELUCHECK_FAST_FMA
-#define GELUCHECK_FAST_NS fast_fma
-#else
-#define GELUCHECK_FAST_NS fast
-#endif
-
-namespace gelucheck::ref {
-namespace testing {
-#ifndef GELUCHECK_FAST_FMA
-// initial-exec: read on every rounding test, so not through __tls_get_addr (the library is
-// linked into programs, never dlopen'ed).
-[[gnu::tls_model("initial-exec")]] thread_local double g_fast_perturbation = 0;
-#else
-[[gnu::tls_model("initial-exec")]] extern thread_local double g_fast_perturbation;
-#endif
-}  // namespace testing
-
-namespace GELUCHECK_FAST_NS {
-namespace {
-
-constexpr double kOp = 0x1p-99;
-constexpr double kMag = 1 + 0x1p-50;
-constexpr double kInflate = 1 + 0x1p-40;
-constexpr double kU = 0x1p-53;
-
-// ---- lanes ------------------------------------------------------------------------------------
-// The arithmetic below is written once for T = double (one input) and T = Lanes, kLanes doubles
-// in one vector (GCC's vector extension), on which each operation acts lane by lane with the
-// same IEEE rounding as on a double: the tanh form evaluates kLanes inputs in one pass, and
-// every bound holds for each lane as it does for a double. (A select evaluates both sides.)
-constexpr int kLanes = 4;
-// Without AVX (the portable build) GCC warns that such vectors pass between functions unlike
-// under AVX; every function here has internal linkage, so no other code sees that ABI.
-#pragma GCC diagnostic ignored "-Wpsabi"
-using Lanes = double __attribute__((vector_size(8 * kLanes)));
-using LaneInts = std::int64_t __attribute__((vector_size(8 * kLanes)));
-template <class T> struct IntOf { using type = std::int64_t; };
-template <> struct IntOf<Lanes> { using type = LaneInts; };
-
-inline double vabs(double a) { return std::fabs(a); }
-inline Lanes vabs(Lanes a) {
-  return std::bit_cast<Lanes>(std::bit_cast<LaneInts>(a) & 0x7fffffffffffffff);
-}
-inline double select(bool m, double a, double b) { return m ? a : b; }
-inline Lanes select(LaneInts m, Lanes a, Lanes b) { return m ? a : b; }
-inline std::int64_t select(bool m, std::int64_t a, std::int64_t b) { return m ? a : b; }
-inline LaneInts select(LaneInts m, LaneInts a, LaneInts b) { return m ? a : b; }
-template <class T> inline T splat(double v) { return v - T{}; }  // v in every lane (-0 kept)
+HWY_BEFORE_NAMESPACE();
+namespace gelucheck::ref::fast::HWY_NAMESPACE {
+namespace hn = hwy::HWY_NAMESPACE;
+using namespace gelucheck::HWY_NAMESPACE::lanes;  // D, Vec, Mask, DI, VecI, MaskI, S, SI, M, MI
+HWY_INLINE VecI bits_of(Vec v) { return hn::BitCast(DI(), v); }
+HWY_INLINE Vec from_bits(VecI v) { return hn::BitCast(D(), v); }
 // 2^k for -1022 <= k <= 1023, from its bits.
-inline double pow2_of(std::int64_t k) { return exact_pow2(static_cast<int>(k)); }
-inline Lanes pow2_of(LaneInts k) { return std::bit_cast<Lanes>((k + 1023) << 52); }
-#ifdef GELUCHECK_FAST_FMA
-inline double fused(double a, double b, double c) { return __builtin_fma(a, b, c); }
-inline Lanes fused(Lanes a, Lanes b, Lanes c) {
-  return std::bit_cast<Lanes>(_mm256_fmadd_pd(std::bit_cast<__m256d>(a), std::bit_cast<__m256d>(b),
-                                              std::bit_cast<__m256d>(c)));
+HWY_INLINE Vec pow2_of(VecI k) { return from_bits(hn::ShiftLeft<52>(k + SI(1023))); }
+// floor(log2|a|) for a normal double a (lanes that are not are refused by their callers).
+HWY_INLINE VecI exponent_of(Vec a) {
+  return hn::And(hn::ShiftRight<52>(bits_of(a)), SI(0x7ff)) - SI(1023);
 }
-#endif
 
 // ---- exact double-double building blocks ------------------------------------------------------
-template <class T> struct DDT {
-  T h, l;
+struct VD {
+  Vec h, l;
 };
-using DD = DDT<double>;
-template <class T> inline DDT<T> two_sum(T a, T b) {
-  const T s = a + b, bb = s - a;
+HWY_INLINE VD two_sum(Vec a, Vec b) {
+  const Vec s = a + b, bb = s - a;
   return {s, (a - (s - bb)) + (b - bb)};
 }
-template <class T> inline DDT<T> fast_two_sum(T a, T b) {  // |a| >= |b| or a == 0
-  const T s = a + b;
+HWY_INLINE VD fast_two_sum(Vec a, Vec b) {  // |a| >= |b| or a == 0
+  const Vec s = a + b;
   return {s, b - (s - a)};
 }
-// Veltkamp's split and Dekker's product: exact (p + e == a·b) when no intermediate overflows
-// and a·b is 0 or >= 2^-969 in magnitude; every product below is of numbers in [2^-600, 2^600].
-template <class T> inline void split(T a, T& hi, T& lo) {
-  const T c = 134217729.0 * a;  // 2^27 + 1
-  hi = c - (c - a);
-  lo = a - hi;
-}
-template <class T> inline DDT<T> two_prod(T a, T b) {
-  const T p = a * b;
-#ifdef GELUCHECK_FAST_FMA
-  return {p, fused(a, b, -p)};  // exact under the same conditions (no underflow)
+// The exact product p + e == a·b when no intermediate overflows and a·b is 0 or >= 2^-969 in
+// magnitude; every product below is of numbers in [2^-600, 2^600]. With FMA, e = a·b - p in one
+// rounding (exact); without, Veltkamp's split and Dekker's product.
+HWY_INLINE VD two_prod(Vec a, Vec b) {
+  const Vec p = a * b;
+#if HWY_NATIVE_FMA
+  return {p, hn::MulSub(a, b, p)};
 #else
-  T ah, al, bh, bl;
-  split(a, ah, al);
-  split(b, bh, bl);
+  const Vec ca = S(134217729.0) * a, cb = S(134217729.0) * b;  // 2^27 + 1
+  const Vec ah = ca - (ca - a), al = a - ah, bh = cb - (cb - b), bl = b - bh;
   return {p, ((ah * bh - p) + ah * bl + al * bh) + al * bl};
 #endif
 }
-template <class T> inline DDT<T> dd_add(DDT<T> x, DDT<T> y) {  // AccurateDWPlusDW
-  const DDT<T> s = two_sum(x.h, y.h), t = two_sum(x.l, y.l);
-  const DDT<T> v = fast_two_sum(s.h, s.l + t.h);
+HWY_INLINE VD dd_add(VD x, VD y) {  // AccurateDWPlusDW
+  const VD s = two_sum(x.h, y.h), t = two_sum(x.l, y.l);
+  const VD v = fast_two_sum(s.h, s.l + t.h);
   return fast_two_sum(v.h, t.l + v.l);
 }
-template <class T> inline DDT<T> dd_add_d(DDT<T> x, T y) {  // DWPlusFP
-  const DDT<T> s = two_sum(x.h, y);
+HWY_INLINE VD dd_add_d(VD x, Vec y) {  // DWPlusFP
+  const VD s = two_sum(x.h, y);
   return fast_two_sum(s.h, x.l + s.l);
 }
-template <class T> inline DDT<T> dd_mul_d(DDT<T> x, T y) {  // DWTimesFP1
-  const DDT<T> c = two_prod(x.h, y);
-  const DDT<T> t = fast_two_sum(c.h, x.l * y);
+HWY_INLINE VD dd_mul_d(VD x, Vec y) {  // DWTimesFP1
+  const VD c = two_prod(x.h, y);
+  const VD t = fast_two_sum(c.h, x.l * y);
   return fast_two_sum(t.h, t.l + c.l);
 }
-template <class T> inline DDT<T> dd_mul(DDT<T> x, DDT<T> y) {  // DWTimesDW1
-  const DDT<T> c = two_prod(x.h, y.h);
-  const T cl = c.l + (x.h * y.l + x.l * y.h);
+HWY_INLINE VD dd_mul(VD x, VD y) {  // DWTimesDW1
+  const VD c = two_prod(x.h, y.h);
+  const Vec cl = c.l + (x.h * y.l + x.l * y.h);
   return fast_two_sum(c.h, cl);
 }
-template <class T> inline DDT<T> dd_div(DDT<T> x, DDT<T> y) {  // DWDivDW2
-  const T th = x.h / y.h;
-  const DDT<T> r = dd_mul_d(y, th);
-  const T ph = x.h - r.h, dl = x.l - r.l;
-  const T tl = (ph + dl) / y.h;
+HWY_INLINE VD dd_div(VD x, VD y) {  // DWDivDW2
+  const Vec th = x.h / y.h;
+  const VD r = dd_mul_d(y, th);
+  const Vec ph = x.h - r.h, dl = x.l - r.l;
+  const Vec tl = (ph + dl) / y.h;
   return fast_two_sum(th, tl);
 }
 
-// floor(log2|a|) for a finite nonzero a (std::ilogb, fast for normal numbers).
-inline int exponent(double a) {
-  const int b = static_cast<int>((std::bit_cast<std::uint64_t>(a) >> 52) & 0x7ff);
-  return b != 0 ? b - 1023 : std::ilogb(a);
-}
-
-// The double neighbours of a finite a toward +inf / -inf (std::nextafter without the call).
-inline double next_up(double a) {
-  if (a == 0) return 0x1p-1074;
-  const std::uint64_t b = std::bit_cast<std::uint64_t>(a);
-  return std::bit_cast<double>(a > 0 ? b + 1 : b - 1);
-}
-inline double next_down(double a) { return -next_up(-a); }
-
 // ---- values with an error bound ---------------------------------------------------------------
-template <class T> struct VT {
-  T h, l, e;
+struct VB {
+  Vec h, l, e;
 };
-using V = VT<double>;
-template <class T> inline T mag(const VT<T>& a) { return vabs(a.h) * kMag; }
-template <class T> inline VT<T> exact(T x) { return {x, T{}, T{}}; }
-template <class T> inline VT<T> splat(const V& c) {  // a scalar value in every lane
-  return {splat<T>(c.h), splat<T>(c.l), splat<T>(c.e)};
+HWY_INLINE Vec mag(const VB& a) { return hn::Abs(a.h) * S(kMag); }
+HWY_INLINE VB exact(Vec x) { return {x, hn::Zero(D()), hn::Zero(D())}; }
+HWY_INLINE VB splat(const V& c) { return {S(c.h), S(c.l), S(c.e)}; }
+HWY_INLINE VB select(Mask m, const VB& a, const VB& b) {
+  return {hn::IfThenElse(m, a.h, b.h), hn::IfThenElse(m, a.l, b.l), hn::IfThenElse(m, a.e, b.e)};
 }
-template <class T> inline VT<T> select(decltype(T{} > T{}) m, const VT<T>& a, const VT<T>& b) {
-  return {select(m, a.h, b.h), select(m, a.l, b.l), select(m, a.e, b.e)};
+HWY_INLINE VB add(const VB& a, const VB& b) {
+  const VD z = dd_add(VD{a.h, a.l}, VD{b.h, b.l});
+  return {z.h, z.l, a.e + b.e + S(kOp) * hn::Abs(z.h)};
 }
-template <class T> inline VT<T> add(const VT<T>& a, const VT<T>& b) {
-  const DDT<T> z = dd_add(DDT<T>{a.h, a.l}, DDT<T>{b.h, b.l});
-  return {z.h, z.l, a.e + b.e + kOp * vabs(z.h)};
+HWY_INLINE VB add_d(const VB& a, double b) {  // b exact
+  const VD z = dd_add_d(VD{a.h, a.l}, S(b));
+  return {z.h, z.l, a.e + S(kOp) * hn::Abs(z.h)};
 }
-template <class T> inline VT<T> add_d(const VT<T>& a, double b) {  // b exact
-  const DDT<T> z = dd_add_d(DDT<T>{a.h, a.l}, splat<T>(b));
-  return {z.h, z.l, a.e + kOp * vabs(z.h)};
+HWY_INLINE VB add_d(const VB& a, Vec b) {  // b exact
+  const VD z = dd_add_d(VD{a.h, a.l}, b);
+  return {z.h, z.l, a.e + S(kOp) * hn::Abs(z.h)};
 }
-template <class T> inline VT<T> mul(const VT<T>& a, const VT<T>& b) {
-  const DDT<T> z = dd_mul(DDT<T>{a.h, a.l}, DDT<T>{b.h, b.l});
-  return {z.h, z.l, mag(a) * b.e + mag(b) * a.e + a.e * b.e + kOp * vabs(z.h)};
+HWY_INLINE VB mul(const VB& a, const VB& b) {
+  const VD z = dd_mul(VD{a.h, a.l}, VD{b.h, b.l});
+  return {z.h, z.l, mag(a) * b.e + mag(b) * a.e + a.e * b.e + S(kOp) * hn::Abs(z.h)};
 }
-template <class T> inline VT<T> mul_d(const VT<T>& a, T y) {  // y exact
-  const DDT<T> z = dd_mul_d(DDT<T>{a.h, a.l}, y);
-  return {z.h, z.l, vabs(y) * a.e + kOp * vabs(z.h)};
+HWY_INLINE VB mul_d(const VB& a, Vec y) {  // y exact
+  const VD z = dd_mul_d(VD{a.h, a.l}, y);
+  return {z.h, z.l, hn::Abs(y) * a.e + S(kOp) * hn::Abs(z.h)};
 }
-// Requires eb < |b̂| (checked by the callers' regions; else the bound is +inf).
-template <class T> inline VT<T> div(const VT<T>& a, const VT<T>& b) {
-  const DDT<T> z = dd_div(DDT<T>{a.h, a.l}, DDT<T>{b.h, b.l});
-  const T den = vabs(b.h) / kMag - b.e;
-  const T e = select(den > 0, (a.e + vabs(z.h) * kMag * b.e) / den, splat<T>(kInf));
-  return {z.h, z.l, e + kOp * vabs(z.h)};
+// Requires eb < |b̂| (else the bound is +inf, and the rounding test refuses the lane).
+HWY_INLINE VB div(const VB& a, const VB& b) {
+  const VD z = dd_div(VD{a.h, a.l}, VD{b.h, b.l});
+  const Vec den = hn::Abs(b.h) / S(kMag) - b.e;
+  const Vec e = hn::IfThenElse(den > hn::Zero(D()), (a.e + hn::Abs(z.h) * S(kMag) * b.e) / den, S(kInf));
+  return {z.h, z.l, e + S(kOp) * hn::Abs(z.h)};
 }
-template <class T> inline VT<T> neg(const VT<T>& a) { return {-a.h, -a.l, a.e}; }
+HWY_INLINE VB neg(const VB& a) { return {hn::Neg(a.h), hn::Neg(a.l), a.e}; }
 // a·2^k, -1022 <= k <= 1: exact for h; l and e may fall below 2^-1022, where their rounding
 // moves them by at most 2^-1075, charged as 2^-1074 more in e.
-template <class T, class I> inline VT<T> scale2(const VT<T>& a, I k) {
-  const T p = pow2_of(k);
-  return {a.h * p, a.l * p, a.e * p + select(k < 0, splat<T>(0x1p-1074), T{})};
+HWY_INLINE VB scale2(const VB& a, VecI k) {
+  const Vec p = pow2_of(k);
+  return {a.h * p, a.l * p, a.e * p + hn::IfThenElseZero(M(k < SI(0)), S(0x1p-1074))};
 }
 // A value times 2^k, k an integer: what the exponential returns.
-template <class T> struct ST {
-  VT<T> m;
-  typename IntOf<T>::type k;
+struct SB {
+  VB m;
+  VecI k;
 };
-using S = ST<double>;
-// m·2^k as an unscaled V when 2^k is above 2^-1000; else 0 with the bound |m·2^k| < 2^-998
+// m·2^k as an unscaled VB when 2^k is above 2^-1000; else 0 with the bound |m·2^k| < 2^-998
 // (|m| < 4 in every use).
-template <class T> inline VT<T> unscaled(const ST<T>& s) {
-  using I = typename IntOf<T>::type;
-  const auto keep = s.k >= -1000;
-  const VT<T> v = scale2(s.m, select(keep, s.k, I{}));
-  return {select(keep, v.h, T{}), select(keep, v.l, T{}), select(keep, v.e, splat<T>(0x1p-998))};
-}
-
-// ---- constants and tables, from MPFR once (correctly rounded; a double-double constant c is
-// RN(c) + RN(c - RN(c)), within 2^-106|c|, charged 2^-105|c|) -----------------------------------
-constexpr int kTaylorN = 24;   // Taylor terms of Φ and g = Φ + xφ per interval
-constexpr int kCenters = 129;  // centres j/8, j = -64..64, intervals |x - j/8| <= 1/16
-
-struct Poly {
-  std::array<DD, kTaylorN> a;  // Taylor coefficients at the centre (kTaylorN or fewer used)
-  int n = kTaylorN;            // terms used
-  int k = 0;                   // a[0..k-1] in double-double, a[k..n-1] in double
-  double tail_err = 0;         // bound of the double part's rounding error, |h| <= hmax
-  double trunc = 0;            // bound of the truncation error (terms >= n)
-};
-// Mills-ratio table: t in [2^e, 2^(e+1)), e = 3..10, in 64 intervals per binade.
-constexpr int kMillsN = 16;
-constexpr int kMillsPerBinade = 64;
-
-struct Tables {
-  V sqrt_2_over_pi, two_sqrt_2_over_pi, c, three_c, inv_sqrt_2pi;
-  double l1, l2, l3, l4, l_rest;  // ln2/256 = l1 + l2 + l3 + l4 + δ, |δ| <= l_rest
-  double inv_l;                   // ~256/ln2 (any value works; it only sets the reduction)
-  std::array<V, 256> exp2_j;      // 2^(j/256)
-  std::array<double, 10> inv_fact_d;  // 1/n! rounded to double
-  std::array<Poly, kCenters> phi, g;
-  std::array<Poly, 8 * kMillsPerBinade> mills;
-  Tables();
-};
-
-// The working precision of the constants and the Taylor tables.
-constexpr mpfr_prec_t kTablePrec = 320;
-DD to_dd(mpfr_srcptr x) {
-  Mpfr t(kTablePrec);
-  const double h = mpfr_get_d(x, MPFR_RNDN);
-  mpfr_sub_d(t, x, h, MPFR_RNDN);
-  return {h, mpfr_get_d(t, MPFR_RNDN)};
-}
-V to_v(mpfr_srcptr x) {
-  const DD d = to_dd(x);
-  return {d.h, d.l, 0x1p-105 * std::fabs(d.h)};
-}
-double up(mpfr_srcptr x) { return mpfr_get_d(x, MPFR_RNDU); }
-
-// Cramér's inequality |He_n(x)| e^(-x²/4) <= K √(n!) (K = 1.086435; Hermite polynomials of
-// probabilists), charged K = 1.0865.
-constexpr double kCramer = 1.0865;
-
-// The split of p's n terms into double-double and double ones, and the bound of the double
-// part's rounding, given |a_i| (rounded up) and |h| <= 2^hexp.
-void finish(Poly& p, const std::array<double, kTaylorN>& absd, int hexp) {
-  // Double-double for the leading terms until the rest, Σ_{i>=k} |a_i| |h|^i, is below 2^-32 of
-  // |a_0| (near g's zero, where a_0 is small, that means more double-double terms).
-  const double ref = absd[0];
-  int k = p.n;
-  double rest = 0;
-  for (int i = p.n - 1; i >= 1; --i) {
-    rest += std::ldexp(absd[static_cast<std::size_t>(i)], hexp * i);
-    if (rest > 0x1p-32 * ref) break;
-    k = i;
-  }
-  p.k = k;
-  // Horner in double of Σ_{i=k}^{n-1} a_i h^{i-k}, coefficients rounded to double: error <=
-  // (2(n-k) + 2) u Σ |a_i| |h|^{i-k} (Higham, Accuracy and Stability, §5.1, plus u for each
-  // coefficient's rounding); the double-double steps then scale it by |h|^k (mul_d by h
-  // propagates it).
-  double sum = 0;
-  for (int i = k; i < p.n; ++i) sum += std::ldexp(absd[static_cast<std::size_t>(i)], hexp * (i - k));
-  p.tail_err = (2.0 * (p.n - k) + 2) * kU * sum * 1.01;
-}
-
-void make_poly(Poly& p, bool is_g, long j) {
-  // At c = j/8: φ(c + h) = φ(c) Σ b_n h^n with b_0 = 1, b_1 = -c, (n+1) b_{n+1} = -c b_n - b_{n-1}
-  // (from φ' = -xφ); Φ(c + h) = Σ a_n h^n with a_0 = Φ(c), a_{n+1} = φ(c) b_n / (n+1);
-  // g(c + h) = Φ(c+h) + (c+h) φ(c+h): g_n = a_n + φ(c)(c b_n + b_{n-1}). At 320 bits the
-  // recurrences lose far less than the 2^-106 of the final rounding.
-  Mpfr c(kTablePrec), phi(kTablePrec), Phi(kTablePrec), t(kTablePrec), u(kTablePrec),
-      bprev(kTablePrec), b(kTablePrec), bnext(kTablePrec);
-  mpfr_set_si(c, j, MPFR_RNDN);
-  mpfr_div_ui(c, c, 8, MPFR_RNDN);  // exact
-  mpfr_sqr(t, c, MPFR_RNDN);
-  mpfr_div_2ui(t, t, 1, MPFR_RNDN);
-  mpfr_neg(t, t, MPFR_RNDN);
-  mpfr_exp(phi, t, MPFR_RNDN);
-  mpfr_const_pi(u, MPFR_RNDN);
-  mpfr_mul_2ui(u, u, 1, MPFR_RNDN);
-  mpfr_sqrt(u, u, MPFR_RNDN);
-  mpfr_div(phi, phi, u, MPFR_RNDN);  // φ(c)
-  mpfr_sqrt_ui(u, 2, MPFR_RNDN);
-  mpfr_div(t, c, u, MPFR_RNDN);
-  mpfr_neg(t, t, MPFR_RNDN);
-  mpfr_erfc(Phi, t, MPFR_RNDN);
-  mpfr_div_2ui(Phi, Phi, 1, MPFR_RNDN);  // Φ(c)
-  std::array<double, kTaylorN> absd{};
-  mpfr_set_ui(bprev, 0, MPFR_RNDN);  // b_{-1}
-  mpfr_set_ui(b, 1, MPFR_RNDN);      // b_0
-  for (int n = 0; n < kTaylorN; ++n) {
-    // coefficient n: Φ's is a_n (a_0 = Φ(c), a_n = φ(c) b_{n-1}/n), held in t
-    if (n == 0) {
-      mpfr_set(t, Phi, MPFR_RNDN);
-    } else {
-      mpfr_mul(t, phi, bprev, MPFR_RNDN);
-      mpfr_div_ui(t, t, static_cast<unsigned long>(n), MPFR_RNDN);
-    }
-    if (is_g) {  // + φ(c)(c b_n + b_{n-1})
-      mpfr_mul(u, c, b, MPFR_RNDN);
-      mpfr_add(u, u, bprev, MPFR_RNDN);
-      mpfr_mul(u, u, phi, MPFR_RNDN);
-      mpfr_add(t, t, u, MPFR_RNDN);
-    }
-    p.a[static_cast<std::size_t>(n)] = to_dd(t);
-    absd[static_cast<std::size_t>(n)] = std::fabs(mpfr_get_d(t, MPFR_RNDU)) * (1 + 0x1p-50);
-    // b_{n+1} = (-c b_n - b_{n-1}) / (n+1)
-    mpfr_mul(bnext, c, b, MPFR_RNDN);
-    mpfr_add(bnext, bnext, bprev, MPFR_RNDN);
-    mpfr_neg(bnext, bnext, MPFR_RNDN);
-    mpfr_div_ui(bnext, bnext, static_cast<unsigned long>(n + 1), MPFR_RNDN);
-    mpfr_swap(bprev, b);
-    mpfr_swap(b, bnext);
-  }
-  finish(p, absd, -4);
-  // Truncation: |R_N| <= sup|F^(N)(ξ)| |h|^N / N!, ξ within 1/16 of c. Φ^(N) = ±He_{N-1} φ and
-  // g^(N) = Φ^(N) + x φ^(N) + N φ^(N-1) with φ^(n) = ±He_n φ; by Cramér, |He_n φ|(ξ) <=
-  // K √(n!) e^(-ξ²/4) / √(2π).
-  const double cmin = std::max(0.0, std::fabs(static_cast<double>(j) / 8) - 1.0 / 16);
-  const double cmax = std::fabs(static_cast<double>(j) / 8) + 1.0 / 16;
-  Mpfr w(kTablePrec);
-  mpfr_set_d(w, -cmin * cmin / 4, MPFR_RNDU);
-  mpfr_exp(w, w, MPFR_RNDU);
-  const double damp = up(w);
-  const double fact_nm1 = std::tgamma(kTaylorN), fact_n = fact_nm1 * kTaylorN;  // exact enough
-  double deriv = std::sqrt(fact_nm1);
-  if (is_g) deriv += cmax * std::sqrt(fact_n) + kTaylorN * std::sqrt(fact_nm1);
-  p.trunc = 2 * kCramer * deriv * damp / 2.5066 / fact_n * std::ldexp(1.0, -4 * kTaylorN);
-}
-
-// The Mills ratio M(t) = Φ(-t)/φ(t) = ∫_0^∞ e^(-ts - s²/2) ds near c: M' = tM - 1 and, by
-// differentiating, M^(n+1) = t M^(n) + n M^(n-1); so m_n = M^(n)(c)/n! has m_1 = c m_0 - 1 and
-// m_{n+1} = (c m_n + m_{n-1})/(n+1). The recurrence cancels (m_n alternates and shrinks like
-// c^-(n+1)), losing about 2 log2(c) <= 2(e+1) bits a step: the precision below covers 16 steps.
-// Truncation: |M^(n)(ξ)| = ∫ s^n e^(-ξs - s²/2) ds <= n!/ξ^(n+1), so the terms from n on are
-// at most Σ |h|^i / ξ^(i+1) <= 2 |h|^n / t_lo^(n+1) for |h|/t_lo <= 1/128.
-void make_mills(Poly& p, int e, int i) {
-  // Precision: the recurrence's loss plus 160 bits.
-  const mpfr_prec_t prec = 160 + 2 * (e + 1) * kMillsN;
-  Mpfr c(prec), m0(prec), m1(prec), m2(prec), t(prec), u(prec);
-  // c = 2^e + (i + 1/2) 2^(e-6)
-  mpfr_set_si(c, 2 * i + 1, MPFR_RNDN);
-  mpfr_mul_2si(c, c, e - 7, MPFR_RNDN);
-  mpfr_set_ui(t, 1, MPFR_RNDN);
-  mpfr_mul_2si(t, t, e, MPFR_RNDN);
-  mpfr_add(c, c, t, MPFR_RNDN);
-  // M(c) by Laplace's continued fraction 1/(c + 1/(c + 2/(c + …))), its n-th and (n+1)-th
-  // approximants evaluated backward: they bracket M (positive elements), so n is doubled until
-  // they agree to 2^-(prec-8). (MPFR's erfc is far slower here, and at this precision.)
-  auto approximant = [&](long n, mpfr_ptr out) {
-    mpfr_set(out, c, MPFR_RNDN);
-    for (long j = n; j >= 1; --j) {
-      mpfr_ui_div(out, static_cast<unsigned long>(j), out, MPFR_RNDN);
-      mpfr_add(out, out, c, MPFR_RNDN);
-    }
-    mpfr_ui_div(out, 1, out, MPFR_RNDN);
-  };
-  for (long n = 8;; n *= 2) {
-    approximant(n, m0);
-    approximant(n + 1, t);
-    mpfr_sub(u, m0, t, MPFR_RNDN);
-    mpfr_abs(u, u, MPFR_RNDN);
-    mpfr_mul_2si(t, m0, -(prec - 8), MPFR_RNDN);
-    if (mpfr_lessequal_p(u, t)) break;
-  }
-  std::array<double, kTaylorN> absd{};
-  p.n = kMillsN;
-  mpfr_mul(m1, c, m0, MPFR_RNDN);
-  mpfr_sub_ui(m1, m1, 1, MPFR_RNDN);  // m_1
-  p.a[0] = to_dd(m0);
-  absd[0] = std::fabs(mpfr_get_d(m0, MPFR_RNDU)) * (1 + 0x1p-50);
-  for (int n = 1; n < kMillsN; ++n) {
-    p.a[static_cast<std::size_t>(n)] = to_dd(m1);
-    absd[static_cast<std::size_t>(n)] = std::fabs(mpfr_get_d(m1, MPFR_RNDA)) * (1 + 0x1p-50);
-    mpfr_mul(m2, c, m1, MPFR_RNDN);  // m_{n+1} = (c m_n + m_{n-1})/(n+1)
-    mpfr_add(m2, m2, m0, MPFR_RNDN);
-    mpfr_div_ui(m2, m2, static_cast<unsigned long>(n + 1), MPFR_RNDN);
-    mpfr_swap(m0, m1);
-    mpfr_swap(m1, m2);
-  }
-  finish(p, absd, e - 7);
-  p.trunc = 2 * std::ldexp(1.0, (e - 7) * kMillsN - e * (kMillsN + 1)) * 1.01;
-}
-
-Tables::Tables() {
-  Mpfr x(kTablePrec), y(kTablePrec), pi(kTablePrec);
-  mpfr_const_pi(pi, MPFR_RNDN);
-  mpfr_ui_div(x, 2, pi, MPFR_RNDN);
-  mpfr_sqrt(x, x, MPFR_RNDN);
-  sqrt_2_over_pi = to_v(x);
-  mpfr_mul_2ui(x, x, 1, MPFR_RNDN);
-  two_sqrt_2_over_pi = to_v(x);
-  mpfr_set_ui(x, 44715, MPFR_RNDN);
-  mpfr_div_ui(x, x, 1000000, MPFR_RNDN);
-  c = to_v(x);
-  mpfr_mul_ui(x, x, 3, MPFR_RNDN);
-  three_c = to_v(x);
-  mpfr_mul_2ui(x, pi, 1, MPFR_RNDN);
-  mpfr_rec_sqrt(x, x, MPFR_RNDN);
-  inv_sqrt_2pi = to_v(x);
-  // ln2/256 in pieces: l1, l2 of 22 bits (N·l1, N·l2 exact for |N| < 2^31), l3, l4 of 53.
-  mpfr_const_log2(x, MPFR_RNDN);
-  mpfr_div_2ui(x, x, 8, MPFR_RNDN);
-  inv_l = 1 / mpfr_get_d(x, MPFR_RNDN);
-  double* pieces[4] = {&l1, &l2, &l3, &l4};
-  for (int i = 0; i < 4; ++i) {
-    Mpfr r(i < 2 ? 22 : 53);
-    mpfr_set(r, x, MPFR_RNDN);
-    *pieces[i] = mpfr_get_d(r, MPFR_RNDN);
-    mpfr_sub(x, x, r, MPFR_RNDN);  // exact at 320 bits
-  }
-  mpfr_abs(x, x, MPFR_RNDN);
-  l_rest = up(x) * 2;
-  for (int j = 0; j < 256; ++j) {
-    mpfr_set_si(y, j, MPFR_RNDN);
-    mpfr_div_2ui(y, y, 8, MPFR_RNDN);
-    mpfr_exp2(y, y, MPFR_RNDN);
-    exp2_j[static_cast<std::size_t>(j)] = to_v(y);
-  }
-  double f = 1;
-  for (int n = 0; n < 10; ++n) {
-    if (n > 0) f *= n;  // exact: 9! < 2^53
-    mpfr_set_d(y, f, MPFR_RNDN);
-    mpfr_ui_div(y, 1, y, MPFR_RNDN);
-    inv_fact_d[static_cast<std::size_t>(n)] = mpfr_get_d(y, MPFR_RNDN);
-  }
-  for (long j = -64; j <= 64; ++j) {
-    make_poly(phi[static_cast<std::size_t>(j + 64)], false, j);
-    make_poly(g[static_cast<std::size_t>(j + 64)], true, j);
-  }
-  for (int e = 3; e <= 10; ++e)
-    for (int i = 0; i < kMillsPerBinade; ++i)
-      make_mills(mills[static_cast<std::size_t>((e - 3) * kMillsPerBinade + i)], e, i);
-}
-
-const Tables& tables() {
-  static const Tables t;  // thread-safe initialisation (C++11 magic statics)
-  return t;
+HWY_INLINE VB unscaled(const SB& s) {
+  const Mask keep = M(s.k > SI(-1001));
+  const VB v = scale2(s.m, hn::IfThenElseZero(MI(keep), s.k));
+  return {hn::IfThenElseZero(keep, v.h), hn::IfThenElseZero(keep, v.l),
+          hn::IfThenElse(keep, v.e, S(0x1p-998))};
 }
 
 // ---- exp ----------------------------------------------------------------------------------------
@@ -479,432 +180,352 @@ const Tables& tables() {
 // |r|^10/10!·1.01 < 2^-116: 1 + r(1 + r(1/2 + r·Q)) in double-double, Q = Σ_{n=3..9} r^(n-3)/n!
 // by Horner in double on r.h: |Q̂ - Q| <= 16u·Σ|c_n||r|^(n-3) <= 16u/5.99 (coefficients rounded,
 // Higham's γ_14), and replacing r by r.h moves Q by at most (|r.l| + r.e)·|Q'| <= (|r.l| +
-// r.e)/23. T = double or Lanes (every lane the same steps).
-inline V gather(const std::array<V, 256>& tab, std::int64_t j) {
-  return tab[static_cast<std::size_t>(j)];
-}
-inline VT<Lanes> gather(const std::array<V, 256>& tab, LaneInts j) {
-  VT<Lanes> r{};
-  for (int i = 0; i < kLanes; ++i) {
-    const V v = gather(tab, j[i]);
-    r.h[i] = v.h;
-    r.l[i] = v.l;
-    r.e[i] = v.e;
-  }
-  return r;
-}
-template <class T> ST<T> exp_neg(const VT<T>& t) {
-  using I = typename IntOf<T>::type;
-  const Tables& Tb = tables();
+// r.e)/23.
+HWY_INLINE SB exp_neg(const Tables& Tb, const VB& t) {
   // N = nearest(t.h·inv_l) (ties to even), by adding and subtracting 1.5·2^52: the sum lies in
   // [2^52, 2^53), where doubles are the integers, for |t.h·inv_l| < 2^31; the subtraction is
   // exact, and the sum's bits less 1.5·2^52's are N as an integer.
-  const T shifted = t.h * Tb.inv_l + 0x1.8p52;
-  const T nd = shifted - 0x1.8p52;
-  const I n = std::bit_cast<I>(shifted) - std::bit_cast<I>(splat<T>(0x1.8p52));
+  const Vec shifted = t.h * S(Tb.inv_l) + S(0x1.8p52);
+  const Vec nd = shifted - S(0x1.8p52);
+  const VecI n = bits_of(shifted) - bits_of(S(0x1.8p52));
   // t.h - N·l1 is exact: N·l1 is exact, and |t - N·ln2/256| <= ln2/512 puts t.h within a
   // factor 2 of N·l1 (Sterbenz) unless N == 0. Then the smaller pieces, in double-double.
-  const DDT<T> r1 = two_sum(t.h - nd * Tb.l1, -nd * Tb.l2);
-  const DDT<T> p3 = two_prod(nd, splat<T>(Tb.l3));
-  const T p4 = nd * Tb.l4;
-  const DDT<T> small = two_sum(t.l - p3.h, -p3.l - p4);
-  VT<T> r = add(VT<T>{r1.h, r1.l, t.e}, VT<T>{small.h, small.l, T{}});
-  r.e += 2 * kU * (vabs(t.l - p3.h) + vabs(p3.l) + vabs(p4)) + vabs(nd) * Tb.l_rest;
+  const VD r1 = two_sum(t.h - nd * S(Tb.l1), hn::Neg(nd) * S(Tb.l2));
+  const VD p3 = two_prod(nd, S(Tb.l3));
+  const Vec p4 = nd * S(Tb.l4);
+  const VD small = two_sum(t.l - p3.h, hn::Neg(p3.l) - p4);
+  VB r = add(VB{r1.h, r1.l, t.e}, VB{small.h, small.l, hn::Zero(D())});
+  r.e = r.e + (S(2 * kU) * (hn::Abs(t.l - p3.h) + hn::Abs(p3.l) + hn::Abs(p4)) +
+               hn::Abs(nd) * S(Tb.l_rest));
   // e^r = 1 + r + r²·W, W = 1/2 + r·Q: W = 0.5 + r.h·Q in double-double (r.h·Q is below 2^-12,
   // its rounding u of it, and r.l·Q, r.e·Q and Q's own error ride in W's bound).
   const auto& cf = Tb.inv_fact_d;
-  T q = splat<T>(cf[9]);
-  for (int k = 8; k >= 3; --k) q = q * r.h + cf[static_cast<std::size_t>(k)];
-  const T eq = 16 * kU / 5.99 + (vabs(r.l) + r.e) / 23;  // |Q̂ - Q(r)|
-  const T rq = r.h * q;
-  const DDT<T> w = fast_two_sum(splat<T>(0.5), rq);
-  const VT<T> W{w.h, w.l,
-                kU * vabs(rq) + (vabs(r.l) + r.e) * vabs(q) * kMag + mag(r) * eq + r.e * eq};
-  VT<T> p = mul(mul(r, r), W);
+  Vec q = S(cf[9]);
+  for (int k = 8; k >= 3; --k) q = q * r.h + S(cf[static_cast<std::size_t>(k)]);
+  const Vec eq = S(16 * kU / 5.99) + (hn::Abs(r.l) + r.e) / S(23);  // |Q̂ - Q(r)|
+  const Vec rq = r.h * q;
+  const VD w = fast_two_sum(S(0.5), rq);
+  const VB W{w.h, w.l,
+             S(kU) * hn::Abs(rq) + (hn::Abs(r.l) + r.e) * hn::Abs(q) * S(kMag) + mag(r) * eq +
+                 r.e * eq};
+  VB p = mul(mul(r, r), W);
   p = add_d(add(p, r), 1.0);
-  p.e += 0x1p-116;
+  p.e = p.e + S(0x1p-116);
   // N mod 256 in [0, 255] and N div 256 (floor): two's complement and an arithmetic shift.
-  return {mul(p, gather(Tb.exp2_j, n & 255)), n >> 8};
+  const VecI j = hn::And(n, SI(255));
+  const D d;
+  const VB e2{hn::GatherIndex(d, Tb.exp2_h.data(), j), hn::GatherIndex(d, Tb.exp2_l.data(), j),
+              hn::GatherIndex(d, Tb.exp2_e.data(), j)};
+  return {mul(p, e2), hn::ShiftRight<8>(n)};
 }
 
-// ---- Φ and g = Φ + xφ on |x| < 8 by the Taylor tables -------------------------------------------
-// Horner on N table polynomials at once (each input its own polynomial and h, the steps
-// interleaved): for each, the double part first (terms [k, n)), then the double-double steps
-// (terms below k), each multiplying by the exact h (mul_d propagates the bound) and adding a
-// coefficient, in that order whatever N; lanes of one sweep block mostly share a polynomial.
-template <int N>
-void taylor_n(const Poly* const* p, const double* h, V* out) {
-  int top = 0, kmin = kTaylorN, kmax = 0;
-  for (int i = 0; i < N; ++i) {
-    top = std::max(top, p[i]->n);
-    kmin = std::min(kmin, p[i]->k);
-    kmax = std::max(kmax, p[i]->k);
+// ---- Taylor tables --------------------------------------------------------------------------------
+// Horner on a table polynomial at the exact h: the double part first (terms [k, n)), then the
+// double-double steps (terms below k), each multiplying by h (mul_d propagates the bound) and
+// adding a coefficient (its own 2^-105 charged). One polynomial for every lane:
+HWY_INLINE VB taylor(const Poly& p, Vec h) {
+  Vec q = hn::Zero(D());
+  for (int n = p.n - 1; n >= p.k; --n) q = q * h + S(p.a[static_cast<std::size_t>(n)].h);
+  VB out{q, hn::Zero(D()), S(p.tail_err)};
+  for (int n = p.k - 1; n >= 0; --n) {
+    const DD& a = p.a[static_cast<std::size_t>(n)];
+    out = add(mul_d(out, h), VB{S(a.h), S(a.l), S(0x1p-105 * std::fabs(a.h))});
   }
-  double q[N];
-  for (int i = 0; i < N; ++i) q[i] = 0;
-  for (int n = top - 1; n >= kmin; --n)
-    for (int i = 0; i < N; ++i)
-      if (n < p[i]->n && n >= p[i]->k) q[i] = q[i] * h[i] + p[i]->a[static_cast<std::size_t>(n)].h;
-  for (int i = 0; i < N; ++i) out[i] = {q[i], 0, p[i]->tail_err};
-  for (int n = kmax - 1; n >= 0; --n)
-    for (int i = 0; i < N; ++i)
-      if (n < p[i]->k) {
-        const DD& a = p[i]->a[static_cast<std::size_t>(n)];
-        out[i] = add(mul_d(out[i], h[i]), {a.h, a.l, 0x1p-105 * std::fabs(a.h)});
-      }
-  for (int i = 0; i < N; ++i) out[i].e += p[i]->trunc;
+  out.e = out.e + S(p.trunc);
+  return out;
 }
-V taylor(const Poly& p, double h) {
-  const Poly* pp = &p;
-  V v;
-  taylor_n<1>(&pp, &h, &v);
-  return v;
-}
-
-// ---- the Mills ratio M(t) for 8 <= t < 2048 by its Taylor table ---------------------------------
-// t in [2^e, 2^(e+1)), interval i = floor(64(t/2^e - 1)), centre c = 2^e + (i + 1/2) 2^(e-6):
-// t - 2^e, the scaling and h = t - c are exact (c is a multiple of 2^(e-7), t of 2^(e-23)), and
-// |h| <= 2^(e-7).
-V mills(double t) {
-  const int e = exponent(t);
-  const int i = static_cast<int>((t * exact_pow2(-e) - 1) * kMillsPerBinade);
-  const double c = exact_pow2(e) + (i + 0.5) * exact_pow2(e - 6);
-  return taylor(tables().mills[static_cast<std::size_t>((e - 3) * kMillsPerBinade + i)], t - c);
-}
-
-// ---- the rounding test --------------------------------------------------------------------------
-// The roundings to nearest-even, down and up in fmt of every number of [L, U] (0 < L <= U or L
-// <= U < 0, one binade: floor(log2|L|) == floor(log2|U|)), or false when one of them is not
-// constant there. The quantum of the binade in fmt is 2^q, q = max(floor(log2|L|), emin) - p + 1;
-// |L|/2^q and |U|/2^q are exact (power-of-two scalings within double's range); with a = their
-// floor (the same for both, else the roundings down differ), rounding down gives a·2^q, up
-// (a + 1)·2^q (a·2^q for a value of fmt, which only L == U can be here), to nearest whichever
-// side both fractions are on. Results of 2^(emax+1) are overflows (to ±inf, or the largest
-// finite number when rounding toward zero).
-bool round_interval(double L, double U, Format fmt, double& rn, double& rd, double& ru) {
-  // Sign-free: 0 < a <= b are |L| and |U| in order (min/max, no branch on the sign).
-  const double a = std::min(std::fabs(L), std::fabs(U)), b = std::max(std::fabs(L), std::fabs(U));
-  const FormatInfo fi = info(fmt);
-  const int e = exponent(a);
-  if (e > fi.emax) return false;  // |f| >= 2^128: never for these functions and inputs
-  const int q = std::max(e, fi.emin) - fi.precision + 1;  // in [-149, 120]
-  const double sc = exact_pow2(-q);
-  const double ma = a * sc, mb = b * sc, fa = std::floor(ma);
-  if (std::floor(mb) != fa) return false;
-  const bool exact_value = ma == fa && mb == fa;
-  if (ma == fa && !exact_value) return false;  // L a value of fmt, U above it
-  const double da = ma - fa, db = mb - fa;     // exact
-  // To nearest: fa below both halves, fa + 1 above both; on a half only when both are (L ==
-  // U), then the even one. Written so that the usual case takes no data-dependent branch.
-  const bool a_up = da > 0.5, b_up = db > 0.5;
-  double nearest = fa + static_cast<double>(a_up);  // arithmetic: a select here was a branch
-  if (a_up != b_up || da == 0.5 || db == 0.5) {
-    if (!(da == 0.5 && db == 0.5)) return false;
-    nearest = std::fmod(fa, 2.0) == 0 ? fa : fa + 1;
+// Each lane its own polynomial pi of the table: the same steps for every lane, each taken by a
+// lane only where its polynomial has it (a select keeps the others), so each lane gets exactly
+// the steps above.
+HWY_INLINE VB taylor(const PolyColumns& T, VecI pi, Vec h) {
+  const D d;
+  const VecI pn = hn::GatherIndex(DI(), T.n.data(), pi), pk = hn::GatherIndex(DI(), T.k.data(), pi);
+  const int top = static_cast<int>(hn::GetLane(hn::MaxOfLanes(DI(), pn)));
+  const int kmin = static_cast<int>(hn::GetLane(hn::MinOfLanes(DI(), pk)));
+  const int kmax = static_cast<int>(hn::GetLane(hn::MaxOfLanes(DI(), pk)));
+  const VecI base = pi * SI(kTaylorN);
+  Vec q = hn::Zero(d);
+  for (int n = top - 1; n >= kmin; --n) {
+    const Mask m = M(hn::And(SI(n) < pn, pk < SI(n + 1)));
+    q = hn::IfThenElse(m, q * h + hn::GatherIndex(d, T.ah.data(), base + SI(n)), q);
   }
-  const double quantum = exact_pow2(q), limit = exact_pow2(fi.emax + 1);
-  const double maxfinite = (2 - exact_pow2(1 - fi.precision)) * exact_pow2(fi.emax);
-  double n = nearest * quantum, dn = fa * quantum, up = (exact_value ? fa : fa + 1) * quantum;
-  if (n >= limit) n = kInf;
-  if (up >= limit) up = kInf;
-  if (dn >= limit) dn = maxfinite;
-  // Back to f's sign: rn = ±n; with the sign applied to dn <= up, the smaller is the rounding
-  // down and the larger the rounding up (for f < 0: -up and -dn; -0 stays above -up).
-  const double sg = std::copysign(1.0, U), c1 = sg * dn, c2 = sg * up;
-  rn = sg * n;
-  rd = std::min(c1, c2);
-  ru = std::max(c1, c2);
-  return true;
+  VB out{q, hn::Zero(d), hn::GatherIndex(d, T.tail_err.data(), pi)};
+  for (int n = kmax - 1; n >= 0; --n) {
+    const VecI at = base + SI(n);
+    const VB a{hn::GatherIndex(d, T.ah.data(), at), hn::GatherIndex(d, T.al.data(), at),
+               hn::GatherIndex(d, T.ae.data(), at)};
+    out = select(M(SI(n) < pk), add(mul_d(out, h), a), out);
+  }
+  out.e = out.e + hn::GatherIndex(d, T.trunc.data(), pi);
+  return out;
+}
+// The table's polynomial of every lane: by broadcast where the lanes share one (consecutive
+// inputs of a sweep almost always do), else gathered.
+HWY_INLINE VB taylor(const std::array<Poly, kCenters>& polys, const PolyColumns& cols, VecI pi, Vec h) {
+  const std::int64_t p0 = hn::GetLane(pi);
+  if (hn::AllTrue(DI(), pi == SI(p0))) return taylor(polys[static_cast<std::size_t>(p0)], h);
+  return taylor(cols, pi, h);
 }
 
-// Open bounds of f(x) known in advance (each a double of at most 52 significant bits, or ±0, so
-// that its double neighbour inward is no rounding boundary of any of the three formats and none
-// lies between the two): f > below, f < above.
-template <class T> struct FactsT {
-  T below, above;
+// The Mills ratio M(t) for 8 <= t < 2048 by its Taylor table: t in [2^e, 2^(e+1)), interval i =
+// floor(64(t/2^e - 1)), centre c = 2^e + (i + 1/2) 2^(e-6): t - 2^e, the scaling and h = t - c
+// are exact (c is a multiple of 2^(e-7), t of 2^(e-23)), and |h| <= 2^(e-7).
+HWY_INLINE VB mills(const Tables& Tb, Vec t) {
+  const VecI e = exponent_of(t);
+  const VecI i = hn::ConvertTo(DI(), (t * pow2_of(hn::Neg(e)) - S(1)) * S(kMillsPerBinade));
+  const Vec c = pow2_of(e) + (hn::ConvertTo(D(), i) + S(0.5)) * pow2_of(e - SI(6));
+  const VecI pi = (e - SI(3)) * SI(kMillsPerBinade) + i;
+  const Vec h = t - c;
+  const std::int64_t p0 = hn::GetLane(pi);
+  if (hn::AllTrue(DI(), pi == SI(p0))) return taylor(Tb.mills[static_cast<std::size_t>(p0)], h);
+  return taylor(Tb.mills_cols, pi, h);
+}
+
+// ---- results, a vector at a time ------------------------------------------------------------------
+// A vector's worth of each column, for the queues and for lanes redone apart.
+struct LaneBuf {
+  HWY_ALIGN double rn[kMaxLanes], rd[kMaxLanes], ru[kMaxLanes], hi[kMaxLanes], lo[kMaxLanes];
+  HWY_ALIGN std::int64_t scale[kMaxLanes], floor_log2[kMaxLanes];
+  unsigned char ok[kMaxLanes];
 };
-using Facts = FactsT<double>;
-// For T = double or Lanes (lane by lane), by selects.
-template <class T> FactsT<T> facts(Quantity q, T x) {
-  if (q == Quantity::value)  // f(x) - x/2 = x(Φ(x) - 1/2) or (x/2) tanh(u): > 0 for x != 0
-    return {x * 0.5, select(x > 0, x, splat<T>(-0.0))};  // f = x·(factor in (0, 1))
-  // f' > 1/2 for x > 0, > 1 for x >= 1; f' < 1/2 for x < 0, < 0 for x <= -1
-  return {select(x > 0, select(x >= 1, splat<T>(1.0), splat<T>(0.5)), splat<T>(-kInf)),
-          select(x > 0, splat<T>(kInf), select(x <= -1, splat<T>(-0.0), splat<T>(0.5)))};
-}
 
-// The roundings of a nonzero f with |f| below half the least subnormal of fmt: RN gives f's
-// signed zero, RD/RU zero or the least subnormal of f's sign.
-void zero_roundings(bool neg, Format fmt, Rounded& out) {
-  const double tiny = exact_pow2(info(fmt).emin - info(fmt).precision + 1);
-  out.rn = neg ? -0.0 : 0.0;
-  out.rd = neg ? -tiny : 0.0;
-  out.ru = neg ? -0.0 : tiny;
-}
-// |f| < 2^-(2^20): the roundings above, and only the sign carried (Rounded's contract).
-void sign_only(bool neg, Format fmt, Rounded& out) {
-  zero_roundings(neg, fmt, out);
-  out.hi = neg ? -1.0 : 1.0;
-  out.lo = 0;
-  out.scale = kBelowScale;
-  out.floor_log2 = kBelowScale;
-}
-
-// The roundings of an f known to lie strictly between the value c of fmt (c finite, nonzero, a
-// normal double) and c's neighbour in fmt on the side `above` says (toward +inf when true), and
-// nearer c than half the gap to that neighbour: RN = c, and RD/RU are c and that neighbour. No
-// rounding test is needed: the closed forms below prove the distance. With a = |c| in the binade
-// [2^e, 2^(e+1)), the quantum is 2^(max(e, emin) - p + 1); the neighbour away from zero is a +
-// quantum (2^(emax+1) is an overflow: ±inf), toward zero a - quantum, or a - quantum/2 when a =
-// 2^e is the bottom of a normal binade. f's floor(log2|f|) is e, or e - 1 when f lies below a =
-// 2^e in magnitude. hi/lo (scale 0) is the caller's approximation of f.
-void near_value(double c, bool above, Format fmt, double hi, double lo, Rounded& out) {
-  const FormatInfo fi = info(fmt);
-  const double a = std::fabs(c);
-  const int e = exponent(a);
-  const double quantum = exact_pow2(std::max(e, fi.emin) - fi.precision + 1);
-  const bool bottom = a == exact_pow2(e);
-  const bool away = (c > 0) == above;  // f is farther from zero than c
-  double nb = away ? a + quantum : a - (bottom && e > fi.emin ? quantum / 2 : quantum);
-  if (nb >= exact_pow2(fi.emax + 1)) nb = kInf;
-  nb = std::copysign(nb, c);  // a neighbour 0 keeps c's sign: the rounding toward zero of f
-  out.rn = c;
-  out.rd = above ? c : nb;
-  out.ru = above ? nb : c;
-  out.floor_log2 = !away && bottom ? e - 1 : e;
-  out.hi = hi;
-  out.lo = lo;
-  out.scale = 0;
-}
-
-// Decides out from f(x) ∈ v·2^scale (v's bound e) and the facts. False when it cannot.
-bool decide(Format fmt, V v, long scale, const Facts& s, Rounded& out) {
-  if (testing::g_fast_perturbation != 0) v.h += testing::g_fast_perturbation * v.h;  // test hook
-  const double e = v.e * kInflate;
-  // The hi/lo contract, and NaN bounds: e < 2^-70 |h|/kMag, tested as e < 2^-70 |h|(1 - 2^-50)
-  // (a smaller right side, so no weaker; a product where a quotient would cost a division).
-  if (!(e < 0x1p-70 * std::fabs(v.h) * (1 - 0x1p-50))) return false;
-  double L = next_down(v.h + (v.l - e));
-  double U = next_up(v.h + (v.l + e));
-  if (!std::isfinite(L) || !std::isfinite(U)) return false;
-  if (L == 0 || U == 0 || (L < 0) != (U < 0)) return false;
-  const int ev = exponent(v.h);
-  const long top = scale + ev;  // |f| ~ 2^top
-  if (top < -200) {
-    // |f| < 2^-190: below half the least subnormal of every format here (2^-150 for binary32
-    // and bfloat16, 2^-25 for binary16): RN gives f's signed zero; RD/RU zero or the least
-    // subnormal of f's sign.
-    const bool neg = U < 0;
-    if (top < kBelowScale) {  // only the sign is carried
-      sign_only(neg, fmt, out);
-      return true;
-    }
-    zero_roundings(neg, fmt, out);
-    const long fl = exponent(L) + scale, fu = exponent(U) + scale;
-    if (fl != fu && std::max(fl, fu) >= -1200) return false;
-    out.floor_log2 = std::max(fl, fu);
-    if (top >= -960) {
-      out.hi = ldexp_fast(v.h, scale);
-      out.lo = ldexp_fast(v.l, scale);
-      out.scale = 0;
-    } else {
-      out.hi = v.h;
-      out.lo = v.l;
-      out.scale = scale;
-    }
-    return true;
+// Where a kind's routine writes a vector's results: Lanes(D) consecutive entries of each column
+// (the batch's own, or a LaneBuf's), ok per lane, and how many lanes were left undecided.
+struct Dest {
+  double *rn, *rd, *ru, *hi, *lo;
+  std::int64_t *scale, *floor_log2;
+  unsigned char* ok;
+  std::size_t* undecided;
+  static Dest of(LaneBuf& b, std::size_t* undecided) {
+    return {b.rn, b.rd, b.ru, b.hi, b.lo, b.scale, b.floor_log2, b.ok, undecided};
   }
-  if (scale != 0) {  // exact: the results stay normal doubles (|f| > 2^-202); scale < 0
-    const double p = exact_pow2(static_cast<int>(scale));
-    L *= p;
-    U *= p;
-    v = scale2(v, static_cast<int>(scale));
+  void put(std::size_t j, const Rounded& r) const {
+    rn[j] = r.rn;
+    rd[j] = r.rd;
+    ru[j] = r.ru;
+    hi[j] = r.hi;
+    lo[j] = r.lo;
+    scale[j] = r.scale;
+    floor_log2[j] = r.floor_log2;
   }
-  if (L <= s.below) L = next_up(s.below);
-  if (U >= s.above) U = next_down(s.above);
-  if (L > U) return false;  // a bound contradicts a proved fact: never trust it
-  const int il = exponent(L), iu = exponent(U);
-  if (il != iu || (L < 0) != (U < 0)) return false;
-  double rn, rd, ru;
-  if (!round_interval(L, U, fmt, rn, rd, ru)) return false;
-  out.rn = rn;
-  out.rd = rd;
-  out.ru = ru;
-  out.floor_log2 = il;
-  out.hi = v.h;
-  out.lo = v.l;
-  out.scale = 0;
-  return true;
+  // Entry i from lane j of b, ok included.
+  void take(std::size_t i, const LaneBuf& b, std::size_t j) const {
+    put(i, Rounded{b.rn[j], b.rd[j], b.ru[j], b.hi[j], b.lo[j], b.scale[j], b.floor_log2[j]});
+    ok[i] = b.ok[j];
+  }
+  // The fields of one vector, all lanes decided.
+  void store(Vec vrn, Vec vrd, Vec vru, Vec vhi, Vec vlo, VecI vsc, VecI vfl) const {
+    const D d;
+    hn::StoreU(vrn, d, rn);
+    hn::StoreU(vrd, d, rd);
+    hn::StoreU(vru, d, ru);
+    hn::StoreU(vhi, d, hi);
+    hn::StoreU(vlo, d, lo);
+    hn::StoreU(vsc, DI(), scale);
+    hn::StoreU(vfl, DI(), floor_log2);
+    std::memset(ok, 1, hn::Lanes(d));
+  }
+};
+
+// Open bounds known in advance, lane by lane (fast_scalar.cpp's facts()).
+struct FactsV {
+  Vec below, above;
+};
+HWY_INLINE FactsV facts_of(Quantity q, Vec x) {
+  const Vec zero = hn::Zero(D());
+  if (q == Quantity::value) return {x * S(0.5), hn::IfThenElse(x > zero, x, S(-0.0))};
+  return {hn::IfThenElse(x > zero, hn::IfThenElse(x >= S(1), S(1.0), S(0.5)), S(-kInf)),
+          hn::IfThenElse(x > zero, S(kInf), hn::IfThenElse(x <= S(-1), S(-0.0), S(0.5)))};
 }
 
-// decide() on kLanes results at once, for the usual cases only; every other lane goes to
-// decide(), which handles every case. A lane is taken when its enclosure's ends L, U (as decide()
-// widens them) are of one sign and, as doubles, in one binade, and either
+// decide() on the lanes at once, for the usual cases only; every other lane goes to decide(),
+// which handles every case. A lane is taken when its enclosure's ends L, U (as decide() widens
+// them) are of one sign and, as doubles, in one binade, its bound is within decide()'s 2^-70, and
+// either
 //  - f(x) ∈ v (scale 0), 2^-960 <= |L| < 2^(emax+1), [L, U] strictly inside the facts' open
 //    bounds, and neither a value of fmt nor a midpoint between two lies in [L, U]: there decide()
 //    clamps nothing and takes its round_interval path, whose steps this repeats lane by lane
 //    without a branch (the floor by the 2^52 shift, exact for 0 <= ma < 2^24); or
 //  - f(x) ∈ v·2^scale with 2^-(2^20) <= |f| < 2^-960 (scale + the binade's exponent in
 //    [kBelowScale, -960)), where decide() gives zero_roundings, floor_log2 = that sum, and hi,
-//    lo, scale as they are (below 2^-(2^20), decide()'s sign_only).
+//    lo, scale as they are; or
+//  - |f| < 2^-(2^20) (scale + the exponent of v.h below kBelowScale), where decide() gives
+//    sign_only.
 // The fields written are decide()'s, one for one.
-void decide_lanes(Quantity q, Format fmt, Lanes x, const VT<Lanes>& v, LaneInts sc,
-                  const std::size_t* idx, int m, Rounded* out, unsigned char* ok) {
-  using L = Lanes;
-  using I = LaneInts;
+HWY_INLINE void decide_lanes(Quantity q, Format fmt, Vec x, const VB& v, VecI sc, const Dest& out) {
+  const D d;
   const FormatInfo fi = info(fmt);
-  L h = v.h;
-  if (testing::g_fast_perturbation != 0) h += testing::g_fast_perturbation * h;  // test hook
-  const L e = v.e * kInflate;
-  const L lo = h + (v.l - e), hi = h + (v.l + e);
+  const Vec zero = hn::Zero(d);
+  Vec h = v.h;
+  if (testing::g_fast_perturbation != 0) h = h + S(testing::g_fast_perturbation) * h;  // test hook
+  const Vec e = v.e * S(kInflate);
+  const Vec lo = h + (v.l - e), hi = h + (v.l + e);
   // next_down(lo), next_up(hi) for nonzero finite lo, hi (other lanes are refused below).
-  const L lb = std::bit_cast<L>(std::bit_cast<I>(lo) + select(lo > 0, I{} - 1, I{} + 1));
-  const L ub = std::bit_cast<L>(std::bit_cast<I>(hi) + select(hi > 0, I{} + 1, I{} - 1));
-  const FactsT<L> s = facts(q, x);
-  const L al = vabs(lb), au = vabs(ub);
-  const L a = select(al < au, al, au), b = select(al < au, au, al);
-  const I ea = (std::bit_cast<I>(a) >> 52) - 1023, eb = (std::bit_cast<I>(b) >> 52) - 1023;
-  const I scaled = sc != 0;
-  I good = (e < 0x1p-70 * vabs(h) * (1 - 0x1p-50)) & (ea == eb) &
-           (((lb > 0) & (ub > 0)) | ((lb < 0) & (ub < 0)));
-  good &= select(scaled, (ea + sc < -960) & (ea + sc >= kBelowScale),
-                 (ea >= -960) & (ea <= fi.emax) & (lb > s.below) & (ub < s.above));
+  const Vec lb = from_bits(bits_of(lo) + hn::IfThenElse(MI(lo > zero), SI(-1), SI(1)));
+  const Vec ub = from_bits(bits_of(hi) + hn::IfThenElse(MI(hi > zero), SI(1), SI(-1)));
+  const FactsV s = facts_of(q, x);
+  const Vec al = hn::Abs(lb), au = hn::Abs(ub);
+  const Vec a = hn::IfThenElse(al < au, al, au), b = hn::IfThenElse(al < au, au, al);
+  const VecI ea = exponent_of(a), eb = exponent_of(b);
+  const MaskI scaled = sc != SI(0);
+  const Mask one_sign = hn::Or(hn::And(lb > zero, ub > zero), hn::And(lb < zero, ub < zero));
+  const Mask bound_ok = e < S(0x1p-70) * hn::Abs(h) * S(1 - 0x1p-50);
+  const Mask finite = hn::And(al < S(kInf), au < S(kInf));
+  // |f| < 2^-(2^20): only the sign.
+  const Mask sign_only =
+      hn::And(hn::And(bound_ok, hn::And(one_sign, finite)), M(exponent_of(h) + sc < SI(kBelowScale)));
+  const MaskI near_zero = hn::And(ea + sc < SI(-960), ea + sc > SI(kBelowScale - 1));
+  const MaskI in_range = hn::And(hn::And(ea > SI(-961), ea < SI(fi.emax + 1)),
+                                 MI(hn::And(lb > s.below, ub < s.above)));
+  MaskI good = hn::And(hn::And(MI(hn::And(hn::And(bound_ok, one_sign), finite)), ea == eb),
+                       hn::Or(hn::And(scaled, near_zero), hn::AndNot(scaled, in_range)));
   // The quantum's exponent: max(e, emin) - precision + 1 (the least subnormal's for scaled
   // lanes, whose f is far below it; refused lanes get any valid one).
-  I qe = select(ea > fi.emin, ea, I{} + fi.emin) - (fi.precision - 1);
-  qe = select(good & ~scaled, qe, I{} + (fi.emin - fi.precision + 1));
-  const L ma = select(scaled, L{}, a * pow2_of(-qe));  // exact; < 2^precision; 0 if scaled
-  const L mb = select(scaled, L{}, b * pow2_of(-qe));
-  const L ra = (ma + 0x1p52) - 0x1p52, rb = (mb + 0x1p52) - 0x1p52;  // nearest integers
-  const L fa = ra - select(ra > ma, splat<L>(1.0), L{});
-  const L fb = rb - select(rb > mb, splat<L>(1.0), L{});
-  const L da = ma - fa, db = mb - fa;
-  good &= scaled | ((fa == fb) & (ma != fa) & ((da > 0.5) == (db > 0.5)) & (da != 0.5) &
-                    (db != 0.5));
-  const L quantum = pow2_of(qe);
-  const double limit = exact_pow2(fi.emax + 1);
-  L n = (fa + select(da > 0.5, splat<L>(1.0), L{})) * quantum;
-  L up = (fa + 1) * quantum;
-  const L dn = fa * quantum;  // < limit: a < 2^(emax+1)
-  n = select(n >= limit, splat<L>(kInf), n);
-  up = select(up >= limit, splat<L>(kInf), up);
-  const I neg = ub < 0;
-  const L rn = select(neg, -n, n), rd = select(neg, -up, dn), ru = select(neg, -dn, up);
-  const I floor_log2 = ea + sc;
-  for (int i = 0; i < m; ++i) {
-    Rounded& r = out[idx[i]];
-    if (good[i]) {
-      r.rn = rn[i];
-      r.rd = rd[i];
-      r.ru = ru[i];
-      r.floor_log2 = floor_log2[i];
-      r.hi = h[i];
-      r.lo = v.l[i];
-      r.scale = sc[i];
-      ok[idx[i]] = 1;
-    } else {
-      ok[idx[i]] = decide(fmt, V{v.h[i], v.l[i], v.e[i]}, sc[i], facts(q, x[i]), r);
-    }
+  VecI qe = hn::IfThenElse(ea > SI(fi.emin), ea, SI(fi.emin)) - SI(fi.precision - 1);
+  qe = hn::IfThenElse(hn::AndNot(scaled, good), qe, SI(fi.emin - fi.precision + 1));
+  const Mask sc_d = M(scaled);
+  const Vec ma = hn::IfThenZeroElse(sc_d, a * pow2_of(hn::Neg(qe)));  // exact; < 2^precision
+  const Vec mb = hn::IfThenZeroElse(sc_d, b * pow2_of(hn::Neg(qe)));
+  const Vec ra = (ma + S(0x1p52)) - S(0x1p52), rb = (mb + S(0x1p52)) - S(0x1p52);  // nearest
+  const Vec fa = ra - hn::IfThenElseZero(ra > ma, S(1.0));
+  const Vec fb = rb - hn::IfThenElseZero(rb > mb, S(1.0));
+  const Vec da = ma - fa, db = mb - fa;
+  const Mask half = S(0.5) < da;
+  const Mask plain = hn::And(hn::And(fa == fb, ma != fa),
+                             hn::And(hn::Not(hn::Xor(half, S(0.5) < db)), hn::And(da != S(0.5), db != S(0.5))));
+  good = hn::And(good, hn::Or(scaled, MI(plain)));
+  const Vec quantum = pow2_of(qe);
+  const Vec limit = S(exact_pow2(fi.emax + 1));
+  Vec n = (fa + hn::IfThenElseZero(half, S(1.0))) * quantum;
+  Vec up = (fa + S(1)) * quantum;
+  const Vec dn = fa * quantum;  // < limit: a < 2^(emax+1)
+  n = hn::IfThenElse(n >= limit, S(kInf), n);
+  up = hn::IfThenElse(up >= limit, S(kInf), up);
+  const Mask neg = ub < zero;
+  // sign_only(neg): rn = ±0, rd/ru = -tiny, -0 or 0, tiny; hi = ±1, lo = 0, scale = floor_log2 =
+  // kBelowScale.
+  const Vec tiny = S(exact_pow2(fi.emin - fi.precision + 1));
+  const Vec rn = hn::IfThenElse(sign_only, hn::IfThenElse(neg, S(-0.0), zero), hn::IfThenElse(neg, hn::Neg(n), n));
+  const Vec rd = hn::IfThenElse(sign_only, hn::IfThenElse(neg, hn::Neg(tiny), zero), hn::IfThenElse(neg, hn::Neg(up), dn));
+  const Vec ru = hn::IfThenElse(sign_only, hn::IfThenElse(neg, S(-0.0), tiny), hn::IfThenElse(neg, hn::Neg(dn), up));
+  const Vec oh = hn::IfThenElse(sign_only, hn::IfThenElse(neg, S(-1.0), S(1.0)), h);
+  const Vec ol = hn::IfThenZeroElse(sign_only, v.l);
+  const VecI osc = hn::IfThenElse(MI(sign_only), SI(kBelowScale), sc);
+  const VecI ofl = hn::IfThenElse(MI(sign_only), SI(kBelowScale), ea + sc);
+  const MaskI taken = hn::Or(good, MI(sign_only));
+  out.store(rn, rd, ru, oh, ol, osc, ofl);
+  if (hn::AllTrue(DI(), taken)) return;
+  HWY_ALIGN double xs[kMaxLanes], vh[kMaxLanes], vl[kMaxLanes],
+      ve[kMaxLanes];
+  HWY_ALIGN std::int64_t scs[kMaxLanes], tk[kMaxLanes];
+  hn::Store(x, d, xs);
+  hn::Store(v.h, d, vh);
+  hn::Store(v.l, d, vl);
+  hn::Store(v.e, d, ve);
+  hn::Store(sc, DI(), scs);
+  hn::Store(VecFromMask(DI(), taken), DI(), tk);
+  for (std::size_t j = 0; j < hn::Lanes(d); ++j) {
+    if (tk[j] != 0) continue;
+    Rounded r;
+    out.ok[j] = decide(fmt, V{vh[j], vl[j], ve[j]}, scs[j], facts(q, xs[j]), r) ? 1 : 0;
+    if (out.ok[j]) out.put(j, r);
+    else ++*out.undecided;
   }
 }
 
-// ---- the four functions ---------------------------------------------------------------------------
+// ---- the kinds of input -------------------------------------------------------------------------
 // tanh form: u = √(2/π)·x·(1 + c x²), E = e^(-2|u|) <= 1 (so exp never overflows), D = 1 + E:
 //   value       x > 0: x / D                    x < 0: x·E / D
 //   derivative  x > 0: (D + w E) / D²           x < 0: E (D + w) / D²,  w = 2√(2/π) x (1 + 3c x²)
 // (f = x σ(2u); f' = σ(2u)(1 + w σ(-2u)) with σ(2u) = 1/D, σ(-2u) = E/D for x > 0 and the
 // mirror for x < 0). x² is exact (x has 24 bits). Only x < 0's derivative cancels (D + w near
 // the zero of f'); its bound then exceeds 2^-70 |f| and the MPFR path takes over.
-//
-// N inputs at once (kLanes, one vector of doubles: see "lanes" above; unused lanes compute x =
-// 1): xs[idx[i]] for i < m <= kLanes. Each lane gets the operations one input alone would get.
-// The signs are chosen by selects, not branches: with inputs of random sign a branch would be
-// mispredicted half the time.
-void tanh_lanes(Quantity q, Format fmt, const double* xs, const std::size_t* idx, int m,
-                Rounded* out, unsigned char* ok) {
-  using L = Lanes;
-  const Tables& Tb = tables();
-  L x;
-  for (int i = 0; i < kLanes; ++i) x[i] = i < m ? xs[idx[i]] : 1.0;
-  const L x2 = x * x;
-  const LaneInts pos = x > 0;
-  const VT<L> u =
-      mul(mul_d(splat<L>(Tb.sqrt_2_over_pi), x), add_d(mul_d(splat<L>(Tb.c), x2), 1.0));
-  const L s2 = select(u.h > 0, splat<L>(-2.0), splat<L>(2.0));  // -2|u|: a scaling by ±2, exact
-  const ST<L> E = exp_neg(VT<L>{u.h * s2, u.l * s2, u.e * 2});
-  const VT<L> Eu = unscaled(E);
-  const VT<L> D = add_d(Eu, 1.0);
+HWY_INLINE void tanh_eval(const Tables& Tb, Quantity q, Format fmt, Vec x, const Dest& out) {
+  const Vec x2 = x * x;
+  const Mask pos = x > hn::Zero(D());
+  const VB u = mul(mul_d(splat(Tb.sqrt_2_over_pi), x), add_d(mul_d(splat(Tb.c), x2), 1.0));
+  const Vec s2 = hn::IfThenElse(u.h > hn::Zero(D()), S(-2.0), S(2.0));  // -2|u|: exact
+  const SB E = exp_neg(Tb, VB{u.h * s2, u.l * s2, u.e * S(2)});
+  const VB Eu = unscaled(E);
+  const VB Dn = add_d(Eu, 1.0);
   // x < 0: f carries E as Es·2^sc, unscaled (sc = 0) while 2^k >= 2^-900 (x > -20.6), scaled
   // below. Unscaled, the value stays above 2^-926 (|x| > 2^-24, E > 2^-901, D < 2), and any
   // unscaled result is right whatever its size (its bound charges the subnormal roundings;
   // decide() takes scale 0 at any magnitude): decide_lanes can take most lanes, and decide()'s
   // rescaling is left to the tiny results.
-  const LaneInts keep = pos | (E.k >= -900);
-  const LaneInts sc = select(keep, LaneInts{}, E.k);
-  const VT<L> Es = select(keep, Eu, E.m);
-  VT<L> f;
+  const Mask keep = hn::Or(pos, M(E.k > SI(-901)));
+  const VecI sc = hn::IfThenZeroElse(MI(keep), E.k);
+  const VB Es = select(keep, Eu, E.m);
+  VB f;
   if (q == Quantity::value) {
-    f = div(select(pos, exact(x), mul_d(Es, x)), D);
+    f = div(select(pos, exact(x), mul_d(Es, x)), Dn);
   } else {
-    const VT<L> w = mul(mul_d(splat<L>(Tb.two_sqrt_2_over_pi), x),
-                        add_d(mul_d(splat<L>(Tb.three_c), x2), 1.0));
-    f = div(select(pos, add(D, mul(w, Eu)), mul(Es, add(D, w))), mul(D, D));
+    const VB w = mul(mul_d(splat(Tb.two_sqrt_2_over_pi), x), add_d(mul_d(splat(Tb.three_c), x2), 1.0));
+    f = div(select(pos, add(Dn, mul(w, Eu)), mul(Es, add(Dn, w))), mul(Dn, Dn));
   }
-  decide_lanes(q, fmt, x, f, sc, idx, m, out, ok);
+  decide_lanes(q, fmt, x, f, sc, out);
 }
 
-// The erf form's |x| < 8 (the Taylor tables) on N inputs at once.
-template <int N>
-void erf_table_n(Quantity q, Format fmt, const double* xs, const std::size_t* idx, int m,
-                 Rounded* out, unsigned char* ok) {
-  const Tables& T = tables();
-  const auto& tab = q == Quantity::value ? T.phi : T.g;
-  double x[N], h[N];
-  const Poly* p[N];
-  for (int i = 0; i < N; ++i) {
-    x[i] = i < m ? xs[idx[i]] : 1.0;
-    const double jd = std::floor(8 * x[i] + 0.5);  // |x| < 8: jd in [-64, 64]
-    // h = x - j/8 is exact: for j = 0 it is x; otherwise |x| >= 1/16, so x's ulp is at most
-    // 2^-27 and divides 2^-3, both x and j/8 are multiples of it, and |h| <= 1/16 needs < 53 bits.
-    h[i] = x[i] - jd / 8;
-    p[i] = &tab[static_cast<std::size_t>(static_cast<long>(jd) + 64)];
-  }
-  V f[N];
-  taylor_n<N>(p, h, f);
-  if (q == Quantity::value)
-    for (int i = 0; i < N; ++i) f[i] = mul_d(f[i], x[i]);
-  if constexpr (N == kLanes) {  // the rounding test on the lanes at once
-    Lanes xv, fh, fl, fe;
-    for (int i = 0; i < N; ++i) {
-      xv[i] = x[i];
-      fh[i] = f[i].h;
-      fl[i] = f[i].l;
-      fe[i] = f[i].e;
-    }
-    decide_lanes(q, fmt, xv, VT<Lanes>{fh, fl, fe}, LaneInts{}, idx, m, out, ok);
-  } else {
-    for (int i = 0; i < m; ++i) ok[idx[i]] = decide(fmt, f[i], 0, facts(q, x[i]), out[idx[i]]);
-  }
+// erf form, |x| < 8: Φ (value x·Φ(x)) and g = Φ + xφ (the derivative) by the Taylor tables at
+// centres j/8. h = x - j/8 is exact: for j = 0 it is x; otherwise |x| >= 1/16, so x's ulp is at
+// most 2^-27 and divides 2^-3, both x and j/8 are multiples of it, and |h| <= 1/16 needs < 53
+// bits.
+HWY_INLINE void erf_table(const Tables& Tb, Quantity q, Format fmt, Vec x, const Dest& out) {
+  const Vec jd = hn::Floor(S(8) * x + S(0.5));  // |x| < 8: jd in [-64, 64]
+  const Vec h = x - jd * S(0.125);
+  const VecI pi = hn::ConvertTo(DI(), jd) + SI(64);
+  const bool value = q == Quantity::value;
+  VB f = taylor(value ? Tb.phi : Tb.g, value ? Tb.phi_cols : Tb.g_cols, pi, h);
+  if (value) f = mul_d(f, x);
+  decide_lanes(q, fmt, x, f, hn::Zero(DI()), out);
 }
 
-// erf form: |x| < 8 by the tables (value x·Φ(x), derivative g(x): erf_table_n); beyond, with t = |x| < 2048
-// (the closed forms take the rest), φ(t) = e^(-t²/2)/√(2π) (t² exact) and M(t) by its table:
+// erf form, 8 <= |x| < 2048 (the closed forms take the rest): t = |x|, φ(t) = e^(-t²/2)/√(2π)
+// (t² exact) and M(t) by its table:
 //   x <= -8: Φ(x) = φ(t) M(t):   value -t φ M,       derivative φ (M - t)
 //   x >=  8: Φ(x) = 1 - φ(x) M(x): value x (1 - φ M), derivative 1 + φ (x - M)
-bool erf_tail(Quantity q, Format fmt, double x, Rounded& out) {  // 8 <= |x| < 2048
-  const Tables& T = tables();
-  const double t = std::fabs(x);
-  const V M = mills(t);
-  const S E = exp_neg(exact(-(t * t) / 2));  // t*t exact, /2 exact
-  const V phi_m = mul(E.m, T.inv_sqrt_2pi);   // φ = phi_m·2^k
-  if (x < 0) {
-    if (q == Quantity::value) return decide(fmt, mul_d(mul(phi_m, M), x), E.k, facts(q, x), out);
-    return decide(fmt, mul(phi_m, add_d(M, -t)), E.k, facts(q, x), out);
+// φ is carried unscaled while 2^k >= 2^-900 (x > -37; for x >= 8 always: decide_lanes takes
+// those), scaled below (x < 0 only: f ~ φ below 2^-900, zero roundings or the sign alone).
+HWY_INLINE void erf_tail(const Tables& Tb, Quantity q, Format fmt, Vec x, const Dest& out) {
+  const Vec t = hn::Abs(x);
+  const VB Mt = mills(Tb, t);
+  const SB E = exp_neg(Tb, exact(hn::Neg(t * t) / S(2)));  // t*t exact, /2 exact
+  const VB phi_m = mul(E.m, splat(Tb.inv_sqrt_2pi));   // φ = phi_m·2^k
+  const Mask pos = x > hn::Zero(D());
+  const Mask keep = hn::Or(pos, M(E.k > SI(-901)));
+  const VecI sc = hn::IfThenZeroElse(MI(keep), E.k);
+  const VB phi = select(keep, unscaled(SB{phi_m, E.k}), phi_m);
+  VB f;
+  if (q == Quantity::value) {
+    f = select(pos, mul_d(add_d(neg(mul(phi, Mt)), 1.0), x), mul_d(mul(phi, Mt), x));
+  } else {
+    f = select(pos, add_d(mul(phi, add_d(neg(Mt), x)), 1.0), mul(phi, add_d(Mt, hn::Neg(t))));
   }
-  const V phi = unscaled(S{phi_m, E.k});
-  if (q == Quantity::value)
-    return decide(fmt, mul_d(add_d(neg(mul(phi, M)), 1.0), x), 0, facts(q, x), out);
-  return decide(fmt, add_d(mul(phi, add_d(neg(M), x)), 1.0), 0, facts(q, x), out);
+  decide_lanes(q, fmt, x, f, sc, out);
+}
+
+// The roundings of an f known to lie strictly between the value c of fmt (c finite, nonzero, a
+// normal double) and c's neighbour in fmt on the side `above` says (toward +inf where set), and
+// nearer c than half the gap to that neighbour: RN = c, and RD/RU are c and that neighbour. No
+// rounding test is needed: the closed forms below prove the distance. With a = |c| in the binade
+// [2^e, 2^(e+1)), the quantum is 2^(max(e, emin) - p + 1); the neighbour away from zero is a +
+// quantum (2^(emax+1) is an overflow: ±inf), toward zero a - quantum, or a - quantum/2 when a =
+// 2^e is the bottom of a normal binade. f's floor(log2|f|) is e, or e - 1 when f lies below a =
+// 2^e in magnitude. hi/lo (scale 0) is the caller's approximation of f.
+HWY_INLINE void near_value(Vec c, Mask above, Format fmt, Vec hi, Vec lo, const Dest& out) {
+  const D d;
+  const FormatInfo fi = info(fmt);
+  const Vec a = hn::Abs(c);
+  const VecI e = exponent_of(a);
+  const Vec quantum = pow2_of(hn::IfThenElse(e > SI(fi.emin), e, SI(fi.emin)) - SI(fi.precision - 1));
+  const Mask bottom = a == pow2_of(e);
+  const Mask away = hn::Not(hn::Xor(c > hn::Zero(d), above));  // f is farther from zero than c
+  Vec nb = hn::IfThenElse(away, a + quantum,
+                          a - hn::IfThenElse(hn::And(bottom, M(e > SI(fi.emin))), quantum * S(0.5), quantum));
+  nb = hn::IfThenElse(nb >= S(exact_pow2(fi.emax + 1)), S(kInf), nb);
+  nb = hn::CopySign(nb, c);  // a neighbour 0 keeps c's sign: the rounding toward zero of f
+  out.store(c, hn::IfThenElse(above, c, nb), hn::IfThenElse(above, nb, c), hi, lo, hn::Zero(DI()),
+            hn::IfThenElse(MI(hn::AndNot(away, bottom)), e - SI(1), e));
 }
 
 // ---- closed forms ---------------------------------------------------------------------------------
@@ -927,7 +548,7 @@ bool erf_tail(Quantity q, Format fmt, double x, Rounded& out) {  // 8 <= |x| < 2
 // erf: |f| <= φ(x) and |f'| <= |x|φ(x), log2 < 11 - 0.72x² < -3e6 at |x| = 2048; both bounds
 // decrease with |x| beyond.
 //
-// Most of these need no rounding test at all (near_value, sign_only): x is a value of fmt
+// Most of these need no rounding test at all (near_value, sign-only): x is a value of fmt
 // (round_batch's contract), and the bounds put f nearer a known value c of fmt than half the
 // gap to c's neighbour on f's side. That gap is at least 2^-p|c| (p = fmt's precision; exactly
 // that at the bottom of a binade, where the gap below is half a quantum), so half of it is at
@@ -939,109 +560,200 @@ bool erf_tail(Quantity q, Format fmt, double x, Rounded& out) {  // 8 <= |x| < 2
 //   Tiny x, derivative: |f' - 1/2| <= 0.8|x| + 0.5|x|³ < 2^(-p-2) = half the gap below 1/2
 //     when |x| < 2^(-p-3); f' is above 1/2 for x > 0, below for x < 0.
 // The rest of the tiny region (and x/2 not in fmt) goes through the rounding test.
-bool closed_form(Form form, Quantity q, Format fmt, double x, Rounded& out, bool& done) {
-  done = true;
-  const double ax = std::fabs(x);
-  constexpr double kInvSqrt2Pi = 0.3989422804014327;  // RN(1/√(2π))
-  if (ax <= 0x1p-24) {
-    const FormatInfo fi = info(fmt);
-    if (q == Quantity::value) {
-      const double lo = x * x * kInvSqrt2Pi;
-      const DD v = fast_two_sum(x / 2, lo);
-      // x/2 is a value of fmt: x's significand at or above 2^emin, or below an even multiple
-      // of the least subnormal (x itself is one of them; |x| < 2^(-p-2) < 2^53 of them).
-      const bool half_in_fmt =
-          ax / 2 >= exact_pow2(fi.emin) ||
-          (static_cast<std::uint64_t>(ax * exact_pow2(fi.precision - 1 - fi.emin)) & 1) == 0;
-      if (ax < exact_pow2(-fi.precision - 2) && half_in_fmt) {
-        near_value(x / 2, true, fmt, v.h, v.l, out);
-        return true;
-      }
-      return decide(fmt, {v.h, v.l, 0.125 * x * x * x * x + kU * lo}, 0, facts(q, x), out);
+constexpr double kInvSqrt2Pi = 0.3989422804014327;  // RN(1/√(2π))
+
+HWY_INLINE void tiny(Quantity q, Format fmt, Vec x, const Dest& out) {
+  const D d;
+  const FormatInfo fi = info(fmt);
+  const Vec ax = hn::Abs(x);
+  VB v;
+  Mask near;
+  if (q == Quantity::value) {
+    const Vec lo = x * x * S(kInvSqrt2Pi);
+    const VD s = fast_two_sum(x * S(0.5), lo);
+    // x/2 is a value of fmt: x's significand at or above 2^emin, or below an even multiple of
+    // the least subnormal (x itself is one of them; |x| < 2^(-p-2) < 2^53 of them). The count is
+    // read only where |x|/2 < 2^emin (below 2^24 then); other lanes' conversions are unused.
+    const VecI units = hn::ConvertTo(DI(), hn::Min(ax * S(exact_pow2(fi.precision - 1 - fi.emin)), S(0x1p52)));
+    const Mask half_in_fmt =
+        hn::Or(ax * S(0.5) >= S(exact_pow2(fi.emin)), M(hn::And(units, SI(1)) == SI(0)));
+    near = hn::And(ax < S(exact_pow2(-fi.precision - 2)), half_in_fmt);
+    if (hn::AllTrue(d, near)) return near_value(x * S(0.5), near, fmt, s.h, s.l, out);
+    v = {s.h, s.l, S(0.125) * x * x * x * x + S(kU) * lo};
+  } else {
+    const Vec lo = S(2) * x * S(kInvSqrt2Pi);
+    const VD s = fast_two_sum(S(0.5), lo);
+    near = ax < S(exact_pow2(-fi.precision - 3));
+    if (hn::AllTrue(d, near)) return near_value(S(0.5), x > hn::Zero(d), fmt, s.h, s.l, out);
+    v = {s.h, s.l, S(0.5) * ax * ax * ax + S(kU) * hn::Abs(lo)};
+  }
+  decide_lanes(q, fmt, x, v, hn::Zero(DI()), out);
+  if (hn::AllFalse(d, near)) return;
+  // Mixed lanes (the edge between the two): the near ones again, by near_value.
+  LaneBuf nv;
+  std::size_t none = 0;
+  if (q == Quantity::value) {
+    const VD s = fast_two_sum(x * S(0.5), x * x * S(kInvSqrt2Pi));
+    near_value(x * S(0.5), near, fmt, s.h, s.l, Dest::of(nv, &none));
+  } else {
+    const VD s = fast_two_sum(S(0.5), S(2) * x * S(kInvSqrt2Pi));
+    near_value(S(0.5), x > hn::Zero(d), fmt, s.h, s.l, Dest::of(nv, &none));
+  }
+  HWY_ALIGN std::int64_t nm[kMaxLanes];
+  hn::Store(VecFromMask(DI(), MI(near)), DI(), nm);
+  for (std::size_t j = 0; j < hn::Lanes(d); ++j)
+    if (nm[j] != 0) {
+      if (out.ok[j] == 0) --*out.undecided;  // decide_lanes' lane, taken here after all
+      out.take(j, nv, j);
     }
-    const double lo = 2 * x * kInvSqrt2Pi;
-    const DD v = fast_two_sum(0.5, lo);
-    if (ax < exact_pow2(-fi.precision - 3)) {
-      near_value(0.5, x > 0, fmt, v.h, v.l, out);
-      return true;
-    }
-    return decide(fmt, {v.h, v.l, 0.5 * ax * ax * ax + kU * std::fabs(lo)}, 0, facts(q, x), out);
-  }
-  const double big = form == Form::erf ? (q == Quantity::value ? 10 : 11) : 9;
-  if (x >= big) {
-    // f in [x(1 - 2^-70), x) (value) or (1, 1 + 2^-70] (derivative); hi = x or 1.
-    if (q == Quantity::value) near_value(x, false, fmt, x, 0, out);
-    else near_value(1, true, fmt, 1, 0, out);
-    return true;
-  }
-  const double very_negative = form == Form::erf ? -2048 : -256;
-  if (x <= very_negative) {  // f < 0 (value and derivative alike)
-    sign_only(true, fmt, out);
-    return true;
-  }
-  done = false;
-  return false;
 }
 
-// The exact cases and the closed forms; done = false when x needs an evaluation.
-bool settle(Form form, Quantity q, Format fmt, double x, Rounded& out, bool& done) {
-  if (x == 0 || !std::isfinite(x)) {
-    // The exact cases, as enclose() gives them: f(±0) = ±0, f'(0) = 1/2; the limits at ±inf
-    // (value +inf / -0, derivative 1 / -0); NaN.
-    double r;
-    if (std::isnan(x)) r = std::numeric_limits<double>::quiet_NaN();
-    else if (x == 0) r = q == Quantity::value ? x : 0.5;
-    else if (x > 0) r = q == Quantity::value ? kInf : 1.0;
-    else r = -0.0;
-    out.rn = out.rd = out.ru = out.hi = r;
-    out.lo = 0;
-    out.scale = 0;
-    out.floor_log2 = r == 0.5 ? -1 : 0;  // enclose(): 0 when not a regular number
-    done = true;
-    return true;
-  }
-  return closed_form(form, q, fmt, x, out, done);
+// Large x: f in [x(1 - 2^-70), x) (value) or (1, 1 + 2^-70] (derivative); hi = x or 1.
+HWY_INLINE void large(Quantity q, Format fmt, Vec x, const Dest& out) {
+  const D d;
+  const Mask below = hn::FirstN(d, 0), above = hn::FirstN(d, hn::Lanes(d));
+  if (q == Quantity::value) return near_value(x, below, fmt, x, hn::Zero(d), out);
+  return near_value(S(1), above, fmt, S(1), hn::Zero(d), out);
 }
 
-}  // namespace
+// Very negative x: f < 0 below 2^-(2^20): the sign alone.
+HWY_INLINE void very_negative(Format fmt, const Dest& out) {
+  Rounded r;
+  sign_only(true, fmt, r);
+  out.store(S(r.rn), S(r.rd), S(r.ru), S(r.hi), S(r.lo), SI(r.scale), SI(r.floor_log2));
+}
 
-void evaluate_batch(Form form, Quantity q, Format fmt, const double* x, std::size_t n,
-                    Rounded* out, unsigned char* ok) {
-  // Inputs that need an evaluation wait in `pending` until kLanes of them go at once: every
-  // tanh one, and the erf form's |x| < 8 (its tail, rarer, goes one by one).
-  std::size_t pending[kLanes];
-  int m = 0;
-  auto flush = [&] {
-    if (form == Form::tanh) tanh_lanes(q, fmt, x, pending, m, out, ok);
-    else erf_table_n<kLanes>(q, fmt, x, pending, m, out, ok);
-    m = 0;
+// ---- the batch ------------------------------------------------------------------------------------
+// The kinds of input, in the order they are tested: exact (0, ±inf, NaN: one at a time), tiny,
+// large, very negative, the erf tail, and the rest (evaluated).
+enum Kind : std::int64_t { kExact, kTiny, kLarge, kVeryNegative, kTail, kEval, kKinds };
+
+struct Thresholds {
+  double large, very_negative;
+  bool erf;
+};
+HWY_INLINE VecI kind_of(const Thresholds& th, Vec x) {
+  const Vec ax = hn::Abs(x);
+  VecI k = SI(kEval);
+  if (th.erf) k = hn::IfThenElse(MI(ax >= S(8)), SI(kTail), k);
+  k = hn::IfThenElse(MI(x <= S(th.very_negative)), SI(kVeryNegative), k);
+  k = hn::IfThenElse(MI(x >= S(th.large)), SI(kLarge), k);
+  k = hn::IfThenElse(MI(ax <= S(0x1p-24)), SI(kTiny), k);
+  // x == 0, ±inf, NaN (|x| < inf is false for NaN).
+  return hn::IfThenElse(MI(hn::Or(x == hn::Zero(D()), hn::Not(ax < S(kInf)))), SI(kExact), k);
+}
+
+HWY_INLINE void run_kind(const Tables& Tb, Form form, Quantity q, Format fmt, std::int64_t kind, Vec x,
+                         const Dest& out) {
+  switch (kind) {
+    case kTiny: return tiny(q, fmt, x, out);
+    case kLarge: return large(q, fmt, x, out);
+    case kVeryNegative: return very_negative(fmt, out);
+    case kTail: return erf_tail(Tb, q, fmt, x, out);
+    default:
+      if (form == Form::tanh) return tanh_eval(Tb, q, fmt, x, out);
+      return erf_table(Tb, q, fmt, x, out);
+  }
+}
+
+// Returns how many inputs were left undecided (ok 0); *outside is set when some input is not a
+// value of binary32 (only that format is checked here: round_columns checks the others).
+std::size_t EvaluateBatch(int form_i, int q_i, int fmt_i, const double* x, std::size_t n,
+                          const RoundedColumns* cols, unsigned char* ok, bool* outside) {
+  const D d;
+  const std::size_t L = hn::Lanes(d);
+  const auto form = static_cast<Form>(form_i);
+  const auto q = static_cast<Quantity>(q_i);
+  const auto fmt = static_cast<Format>(fmt_i);
+  const Tables& Tb = tables();
+  const RoundedColumns& o = *cols;
+  const bool erf = form == Form::erf;
+  const Thresholds th{erf ? (q == Quantity::value ? 10.0 : 11.0) : 9.0, erf ? -2048.0 : -256.0, erf};
+  const hn::Rebind<float, D> df;
+  std::size_t undecided = 0;
+  Mask not_value = hn::FirstN(d, 0);
+  // The columns' entries from i on, as a routine's destination.
+  auto at = [&](std::size_t i) HWY_ATTR {
+    return Dest{o.rn + i, o.rd + i, o.ru + i, o.hi + i, o.lo + i, o.scale + i, o.floor_log2 + i, ok + i, &undecided};
   };
-  for (std::size_t i = 0; i < n; ++i) {
-    bool done = false;
-    const bool r = settle(form, q, fmt, x[i], out[i], done);
-    if (done) {
-      ok[i] = r;
+  // The queues of inputs whose vector was mixed: run a kind's once it holds L inputs (or at the
+  // end, padded with its first input, whose repeated results are not stored).
+  std::size_t queue[kKinds][kMaxLanes];
+  std::size_t queued[kKinds] = {};
+  LaneBuf buf;
+  auto flush = [&](std::int64_t kind) HWY_ATTR {
+    const std::size_t m = queued[kind];
+    if (m == 0) return;
+    HWY_ALIGN double xb[kMaxLanes] = {};
+    for (std::size_t j = 0; j < L; ++j) xb[j] = x[queue[kind][j < m ? j : 0]];
+    std::size_t lanes_undecided = 0;
+    run_kind(Tb, form, q, fmt, kind, hn::Load(d, xb), Dest::of(buf, &lanes_undecided));
+    for (std::size_t j = 0; j < m; ++j) {
+      at(0).take(queue[kind][j], buf, j);
+      undecided += buf.ok[j] == 0;
+    }
+    queued[kind] = 0;
+  };
+  auto one = [&](std::size_t i, std::int64_t kind) HWY_ATTR {
+    if (kind == kExact) {
+      Rounded r;
+      exact_case(q, x[i], r);
+      at(i).put(0, r);
+      ok[i] = 1;
+      return;
+    }
+    queue[kind][queued[kind]++] = i;
+    if (queued[kind] == L) flush(kind);
+  };
+  // A value of binary32: NaN, or a double that survives the round trip through float.
+  auto check = [&](Vec xv) HWY_ATTR {
+    if (fmt == Format::binary32)
+      not_value = hn::Or(not_value, hn::AndNot(hn::IsNaN(xv), xv != hn::PromoteTo(d, hn::DemoteTo(df, xv))));
+  };
+  std::size_t i = 0;
+  HWY_ALIGN std::int64_t kinds[kMaxLanes];
+  for (; i + L <= n; i += L) {
+    const Vec xv = hn::LoadU(d, x + i);
+    check(xv);
+    const VecI k = kind_of(th, xv);
+    const std::int64_t k0 = hn::GetLane(k);
+    if (k0 != kExact && hn::AllTrue(DI(), k == SI(k0))) {
+      run_kind(Tb, form, q, fmt, k0, xv, at(i));
       continue;
     }
-    if (form == Form::erf && !(std::fabs(x[i]) < 8)) {
-      ok[i] = erf_tail(q, fmt, x[i], out[i]);
-      continue;
-    }
-    pending[m++] = i;
-    if (m == kLanes) flush();
+    hn::Store(k, DI(), kinds);
+    for (std::size_t j = 0; j < L; ++j) one(i + j, kinds[j]);
   }
-  if (m > 0) flush();
+  if (i < n) {  // the last inputs, fewer than a vector: through the queues
+    HWY_ALIGN double xb[kMaxLanes] = {};
+    for (std::size_t j = 0; j < L; ++j) xb[j] = i + j < n ? x[i + j] : 1.0;
+    check(hn::Load(d, xb));
+    hn::Store(kind_of(th, hn::Load(d, xb)), DI(), kinds);
+    for (std::size_t j = 0; i + j < n; ++j) one(i + j, kinds[j]);
+  }
+  for (std::int64_t kind = kTiny; kind < kKinds; ++kind) flush(kind);
+  *outside = !hn::AllFalse(d, not_value);
+  return undecided;
 }
 
-}  // namespace GELUCHECK_FAST_NS
+}  // namespace gelucheck::ref::fast::HWY_NAMESPACE
+HWY_AFTER_NAMESPACE();
 
-#ifndef GELUCHECK_FAST_FMA
-namespace testing {
-ScopedFastPathPerturbation::ScopedFastPathPerturbation(double rel) : saved_(g_fast_perturbation) {
-  g_fast_perturbation = rel;
+#if HWY_ONCE
+namespace gelucheck::ref::fast {
+
+HWY_EXPORT(EvaluateBatch);
+
+std::size_t evaluate_batch(Form form, Quantity q, Format fmt, const double* x, std::size_t n,
+                           const RoundedColumns& out, unsigned char* ok, bool* outside) {
+  return HWY_DYNAMIC_DISPATCH(EvaluateBatch)(static_cast<int>(form), static_cast<int>(q), static_cast<int>(fmt),
+                                             x, n, &out, ok, outside);
 }
-ScopedFastPathPerturbation::~ScopedFastPathPerturbation() { g_fast_perturbation = saved_; }
-}  // namespace testing
-#endif
 
-}  // namespace gelucheck::ref
+const char* target_name() {
+  const std::int64_t t = hwy::SupportedTargets() & HWY_TARGETS;
+  return hwy::TargetName(t & -t);  // the best: the lowest bit set
+}
+
+}  // namespace gelucheck::ref::fast
+#endif  // HWY_ONCE

@@ -1,26 +1,26 @@
-// Private to the reference library: the fast path of round_batch (fast_path.cpp). Method and
-// bounds: docs/reference.md, "The fast reference".
+// Private to the reference library: the fast path of round_batch (fast_path.cpp, vectorized with
+// Highway, the target chosen at run time). Method and bounds: docs/reference.md, "The fast
+// reference".
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 
 #include "gelucheck/fast_reference.hpp"
 
 namespace gelucheck::ref::fast {
 
-// For i < n: ok[i] = 1 and out[i] = f(x[i]) in fmt (binary32, binary16 or bfloat16; x[i] a value
-// of fmt) when the rounding test decides all of out[i]'s fields; ok[i] = 0 (out[i] unspecified)
-// when it cannot, and the caller falls back to the MPFR path. Inputs are evaluated several at a
-// time (interleaved, for speed); each one's result does not depend on its neighbours.
-void evaluate_batch(Form form, Quantity q, Format fmt, const double* x, std::size_t n,
-                    Rounded* out, unsigned char* ok);
+// For i < n: ok[i] = 1 and the columns' entry i = f(x[i]) in fmt (binary32, binary16 or
+// bfloat16; x[i] a value of fmt) when the rounding test decides all of them; ok[i] = 0 (the
+// entries unspecified) when it cannot, and the caller falls back to the MPFR path. Returns how
+// many are 0. For binary32, *outside says whether some x[i] is not a value of it (the results are
+// then unspecified; other formats are not checked). Inputs are evaluated a vector at a time; each
+// one's result does not depend on its neighbours, nor on the target (every lane gets the
+// operations one input alone gets, and every product is exact).
+std::size_t evaluate_batch(Form form, Quantity q, Format fmt, const double* x, std::size_t n,
+                           const RoundedColumns& out, unsigned char* ok, bool* outside);
+
+// The Highway target evaluate_batch runs on this CPU (hwy::TargetName's words), for reports.
+const char* target_name();
 
 }  // namespace gelucheck::ref::fast
-
-#ifdef GELUCHECK_FAST_HAVE_FMA
-namespace gelucheck::ref::fast_fma {
-// fast::evaluate_batch compiled with FMA (fast_path_fma.cpp), for a CPU that has it.
-void evaluate_batch(Form form, Quantity q, Format fmt, const double* x, std::size_t n,
-                    Rounded* out, unsigned char* ok);
-}  // namespace gelucheck::ref::fast_fma
-#endif

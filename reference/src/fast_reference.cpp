@@ -1,5 +1,5 @@
-// round_batch: the fast path (fast_path.hpp) where its rounding test decides, the MPFR reference
-// (enclose()) elsewhere. See docs/reference.md, "The fast reference".
+// round_batch and round_columns: the fast path (fast_path.hpp) where its rounding test decides, the
+// MPFR reference (enclose()) elsewhere. See docs/reference.md, "The fast reference".
 #include "gelucheck/fast_reference.hpp"
 
 #include <algorithm>
@@ -7,27 +7,14 @@
 #include <cmath>
 #include <stdexcept>
 
+#include <hwy/targets.h>
+
 #include "fast_path.hpp"
 #include "gelucheck/reference.hpp"
 #include "gelucheck/mpfr.hpp"
 
 namespace gelucheck::ref {
 namespace {
-
-std::atomic<bool> g_portable{false};  // testing::ScopedPortableFastPath
-
-// The fast path's build for this CPU: the FMA one where there is one and the CPU has FMA (both
-// give the same roundings; hi + lo may differ in its last bits, far below 2^-70).
-void evaluate_fast(Form form, Quantity q, Format fmt, const double* x, std::size_t n, Rounded* out,
-                   unsigned char* ok) {
-#ifdef GELUCHECK_FAST_HAVE_FMA
-  static const bool fma = __builtin_cpu_supports("fma") && __builtin_cpu_supports("avx");
-  if (fma && !g_portable.load(std::memory_order_relaxed))
-    return fast_fma::evaluate_batch(form, q, fmt, x, n, out, ok);
-#endif
-  fast::evaluate_batch(form, q, fmt, x, n, out, ok);
-}
-
 
 // hi + lo (·2^scale) nearest the enclosure's midpoint; hi is the midpoint rounded to nearest and
 // lo the rest rounded to nearest, so hi + lo carries it to 2^-106 relative (2^-70 needs far less).
@@ -79,29 +66,54 @@ Rounded round_mpfr(Form form, Quantity q, Format fmt, double x) {
   return r;
 }
 
-void round_batch(Form form, Quantity q, Format fmt, std::span<const double> x,
-                 std::span<Rounded> out, FastStats* stats) {
-  if (out.size() != x.size())
-    throw std::invalid_argument("round_batch: out.size() != x.size()");
+namespace {
+
+// The MPFR path's result into entry i of the columns.
+void put(const RoundedColumns& out, std::size_t i, const Rounded& r) {
+  out.rn[i] = r.rn;
+  out.rd[i] = r.rd;
+  out.ru[i] = r.ru;
+  out.hi[i] = r.hi;
+  out.lo[i] = r.lo;
+  out.scale[i] = r.scale;
+  out.floor_log2[i] = r.floor_log2;
+}
+
+void check_inputs(std::span<const double> x, Format fmt) {
   for (double v : x)
     if (!is_value_of(v, fmt))
       throw std::invalid_argument("round_batch: x = " + hexfloat(v) + " is not a value of " +
                                   std::string(name(fmt)));
+}
+
+}  // namespace
+
+void round_columns(Form form, Quantity q, Format fmt, std::span<const double> x,
+                   const RoundedColumns& out, FastStats* stats) {
+  // binary32 is checked by the fast path itself, as it loads each input (then here, to say which).
+  if (fmt != Format::binary32) check_inputs(x, fmt);
   std::uint64_t fast = 0, fallback = 0;
-  constexpr std::size_t kChunk = 256;
+  constexpr std::size_t kChunk = 1024;
   unsigned char ok[kChunk];
   for (std::size_t b = 0; b < x.size(); b += kChunk) {
     const std::size_t n = std::min(kChunk, x.size() - b);
-    if (fmt != Format::binary64) evaluate_fast(form, q, fmt, x.data() + b, n, out.data() + b, ok);
-    else std::fill(ok, ok + n, 0);
-    for (std::size_t i = 0; i < n; ++i) {
-      if (ok[i]) {
-        ++fast;
-      } else {
-        out[b + i] = round_mpfr(form, q, fmt, x[b + i]);
+    const RoundedColumns at{out.rn + b, out.rd + b, out.ru + b, out.hi + b,
+                            out.lo + b, out.scale + b, out.floor_log2 + b};
+    std::size_t undecided = n;
+    if (fmt != Format::binary64) {
+      bool outside = false;
+      undecided = fast::evaluate_batch(form, q, fmt, x.data() + b, n, at, ok, &outside);
+      if (outside) check_inputs(x.subspan(b, n), fmt);  // throws, naming the input
+    } else {
+      std::fill(ok, ok + n, 0);
+    }
+    fast += n - undecided;
+    if (undecided == 0) continue;
+    for (std::size_t i = 0; i < n; ++i)
+      if (!ok[i]) {
+        put(at, i, round_mpfr(form, q, fmt, x[b + i]));
         ++fallback;
       }
-    }
   }
   if (stats != nullptr) {
     stats->fast += fast;
@@ -109,9 +121,44 @@ void round_batch(Form form, Quantity q, Format fmt, std::span<const double> x,
   }
 }
 
+void round_batch(Form form, Quantity q, Format fmt, std::span<const double> x,
+                 std::span<Rounded> out, FastStats* stats) {
+  if (out.size() != x.size())
+    throw std::invalid_argument("round_batch: out.size() != x.size()");
+  // Through columns, a chunk at a time.
+  constexpr std::size_t kChunk = 1024;
+  double rn[kChunk], rd[kChunk], ru[kChunk], hi[kChunk], lo[kChunk];
+  std::int64_t scale[kChunk], floor_log2[kChunk];
+  const RoundedColumns cols{rn, rd, ru, hi, lo, scale, floor_log2};
+  for (std::size_t b = 0; b < x.size(); b += kChunk) {
+    const std::size_t n = std::min(kChunk, x.size() - b);
+    round_columns(form, q, fmt, x.subspan(b, n), cols, stats);
+    for (std::size_t i = 0; i < n; ++i)
+      out[b + i] = {rn[i], rd[i], ru[i], hi[i], lo[i], scale[i], floor_log2[i]};
+  }
+}
+
 namespace testing {
-ScopedPortableFastPath::ScopedPortableFastPath() : saved_(g_portable.exchange(true)) {}
-ScopedPortableFastPath::~ScopedPortableFastPath() { g_portable.store(saved_); }
+namespace {
+// The best compiled target without a fused multiply-add: on x86-64 SSE4, elsewhere whichever
+// of the portable ones Highway built (0: none).
+std::int64_t portable_target() {
+#if HWY_ARCH_X86
+  if (HWY_TARGETS & HWY_SSE4) return HWY_SSE4;
+#endif
+  if (HWY_TARGETS & HWY_EMU128) return HWY_EMU128;
+  if (HWY_TARGETS & HWY_SCALAR) return HWY_SCALAR;
+  return 0;
+}
+}  // namespace
+// Highway's own test mock: every HWY_DYNAMIC_DISPATCH of the process picks among these targets
+// until it is reset (0).
+ScopedPortableFastPath::ScopedPortableFastPath() : saved_(portable_target() != 0) {
+  if (saved_) hwy::SetSupportedTargetsForTest(portable_target());
+}
+ScopedPortableFastPath::~ScopedPortableFastPath() {
+  if (saved_) hwy::SetSupportedTargetsForTest(0);
+}
 }  // namespace testing
 
 }  // namespace gelucheck::ref

@@ -68,22 +68,8 @@ Error measure_with(double r, const Target& y, Format fmt, DistanceFn distance) {
   // rounded down or up. The ulp figure is kept consistent with them where rounding it to a
   // double (or the enclosure's width) would put it on the wrong side of 0.5 or 1 (f(x) within
   // 2^-1074 relative of a midpoint, as at x = 2^-1074).
-  if (y.decided) {
-    const bool cr = r == y.rn;  // ±0 compare equal: the sign is counted apart
-    const bool faithful = r == y.rd || r == y.ru;
-    if (cr) e.ulp = std::min(e.ulp, 0.5);
-    else e.ulp = std::max(e.ulp, 0x1.0000000000001p-1);  // the double after 0.5
-    if (faithful) e.ulp = std::min(e.ulp, 0x1.fffffffffffffp-1);  // the double before 1
-    else e.ulp = std::max(e.ulp, 1.0);
-  }
+  if (y.decided) e.ulp = detail::decided_ulp(e.ulp, r, y.rn, y.rd, y.ru);
   return e;
-}
-
-// s + t = a + b exactly (Knuth's TwoSum, any order of magnitudes).
-void two_sum(double a, double b, double& s, double& t) {
-  s = a + b;
-  const double bb = s - a;
-  t = (a - (s - bb)) + (b - bb);
 }
 
 }  // namespace
@@ -180,11 +166,7 @@ Error measure(double r, const ref::Rounded& y, Format fmt) {
       // d = r - (hi + lo) in double-double: r - hi exactly by TwoSum, then the error term; the
       // result carries |d| to ~2^-100 relative unless r and y agree to more than 2^-70 of y,
       // where y's own 2^-70 dominates (docs/reference.md).
-      double s = 0, e = 0;
-      two_sum(r, -y.hi, s, e);
-      double dh = 0, dl = 0;
-      two_sum(s, e - y.lo, dh, dl);
-      const double ad = std::fabs(dh + dl);
+      const double ad = detail::distance_dd(r, y.hi, y.lo);
       dist.abs = ad;
       if (ad == 0 && r != y.hi + y.lo) dist.abs = std::numeric_limits<double>::denorm_min();
       dist.ulp = ldexp_fast(ad, ue);

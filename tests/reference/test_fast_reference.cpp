@@ -258,6 +258,67 @@ TEST(FastReference, AgreesWithMpfrOnEveryBinadeAndEvery16BitInput) {
       }
 }
 
+// measure_batch (a vector of results at a time) gives measure()'s Error bit for bit: every
+// field, for results at and around each rounding, zeros of both signs, the least subnormal, the
+// largest finite values, ±inf and NaN, at inputs from every binade of binary32 and every input of
+// the 16-bit formats (so vectors mix the cases measure_batch takes itself with those it leaves to
+// measure(), and the last vector is partial).
+TEST(FastReference, MeasureBatchIsMeasure) {
+  std::size_t compared = 0;
+  for (Format fmt : k16)
+    for (Form form : {Form::tanh, Form::erf})
+      for (Quantity q : {Quantity::value, Quantity::derivative}) {
+        const std::vector<double> xs = inputs(fmt, 4, 5);
+        std::vector<ref::Rounded> ys(xs.size());
+        ref::round_batch(form, q, fmt, xs, ys);
+        std::vector<double> r, rn, rd, ru, hi, lo;
+        std::vector<std::int64_t> scale, fl;
+        std::vector<std::size_t> of;
+        for (std::size_t i = 0; i < xs.size(); ++i) {
+          const ref::Rounded& y = ys[i];
+          const double big = from_bits(info(fmt).precision == 24 ? 0x7f7fffff : fmt == Format::binary16 ? 0x7bff : 0x7f7f, fmt);
+          std::vector<double> rs{y.rn, y.rd, y.ru, 0.0, -0.0, -y.rn, big, -big, INFINITY, -INFINITY, NAN,
+                                 next_in(fmt, 0.0, 1.0), next_in(fmt, 0.0, -1.0)};
+          for (double d : {y.rn, y.rd, y.ru})
+            for (double toward : {INFINITY, -INFINITY}) {
+              const double a = next_in(fmt, d, toward);
+              rs.push_back(a);
+              rs.push_back(next_in(fmt, a, toward));
+            }
+          for (double v : rs) {
+            r.push_back(v);
+            rn.push_back(y.rn);
+            rd.push_back(y.rd);
+            ru.push_back(y.ru);
+            hi.push_back(y.hi);
+            lo.push_back(y.lo);
+            scale.push_back(y.scale);
+            fl.push_back(y.floor_log2);
+            of.push_back(i);
+          }
+        }
+        r.pop_back();  // an odd count: the last vector is partial
+        const std::size_t n = r.size();
+        std::vector<double> ulp(n), abs(n), rel(n);
+        std::vector<unsigned char> mm(n);
+        measure_batch(r.data(), {rn.data(), rd.data(), ru.data(), hi.data(), lo.data(), scale.data(), fl.data()},
+                      n, fmt, {ulp.data(), abs.data(), rel.data(), mm.data()});
+        for (std::size_t j = 0; j < n; ++j) {
+          const Error e = measure(r[j], ys[of[j]], fmt);
+          const std::string where = std::string(name(form)) + " " + std::string(name(q)) + " " +
+                                    std::string(name(fmt)) + " x = " + hexfloat(xs[of[j]]) +
+                                    " r = " + hexfloat(r[j]);
+          ++compared;
+          ASSERT_EQ(bits(e.ulp), bits(ulp[j])) << where << ": " << hexfloat(e.ulp) << " " << hexfloat(ulp[j]);
+          ASSERT_EQ(bits(e.abs), bits(abs[j])) << where;
+          ASSERT_EQ(bits(e.rel), bits(rel[j])) << where;
+          ASSERT_EQ(e.nan_mismatch, (mm[j] & kNanMismatch) != 0) << where;
+          ASSERT_EQ(e.zero_sign_mismatch, (mm[j] & kZeroSignMismatch) != 0) << where;
+        }
+      }
+  EXPECT_GT(compared, 1000000u);
+}
+
 // The same for the fast path's portable build (no FMA: Dekker's products; the lanes as pairs of
 // SSE2 vectors), which round_batch runs only on CPUs without FMA: a smaller binary32 sample.
 TEST(FastReference, PortableBuildAgreesWithMpfr) {

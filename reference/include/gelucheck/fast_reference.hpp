@@ -29,6 +29,13 @@ struct Rounded {
 };
 inline constexpr long kBelowScale = -(1L << 20);
 
+// The same results as columns, one array per field (the exhaustive sweep reads them a field at a
+// time, a vector of inputs at once): entry i of each is that field of f(x[i]).
+struct RoundedColumns {
+  double *rn = nullptr, *rd = nullptr, *ru = nullptr, *hi = nullptr, *lo = nullptr;
+  std::int64_t *scale = nullptr, *floor_log2 = nullptr;
+};
+
 // How many results were decided by each path.
 struct FastStats {
   std::uint64_t fast = 0, fallback = 0;
@@ -40,6 +47,10 @@ struct FastStats {
 // null; when given, its counts are increased (not reset).
 void round_batch(Form form, Quantity q, Format fmt, std::span<const double> x,
                  std::span<Rounded> out, FastStats* stats = nullptr);
+
+// round_batch's results written into columns of x.size() entries each.
+void round_columns(Form form, Quantity q, Format fmt, std::span<const double> x,
+                   const RoundedColumns& out, FastStats* stats = nullptr);
 
 // One result by the MPFR path (enclose() at 128 bits) alone: the reference the fast path is
 // compared with, and its fallback.
@@ -59,9 +70,10 @@ class ScopedFastPathPerturbation {
  private:
   double saved_;
 };
-// Test hook: while one is alive (process-wide: every thread), round_batch runs the fast path's
-// portable build even on a CPU with FMA, so that this build is tested on machines that have
-// one. No effect where the portable build is the only one.
+// Test hook: while one is alive (process-wide: every thread, and every Highway dispatch of the
+// process), round_batch runs the fast path on a Highway target without fused multiply-add (x86-64:
+// SSE4; elsewhere the portable EMU128 or SCALAR), so that the exact product without FMA
+// (Dekker's) is tested on machines that have FMA. No effect where no such target was built.
 class ScopedPortableFastPath {
  public:
   ScopedPortableFastPath();
