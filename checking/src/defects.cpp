@@ -46,28 +46,6 @@ std::optional<DefectKind> parse_defect_kind(std::string_view s) {
   return std::nullopt;
 }
 
-void Observation::add(double x, double expected, double got, double size, bool breaks) {
-  if (count == 0) {
-    first_x = worst_x = lo = hi = x;
-    first_expected = worst_expected = expected;
-    first_got = worst_got = got;
-    worst_size = size;
-  } else {
-    // NaN sizes never replace; +inf does, once.
-    if (size > worst_size) {
-      worst_size = size;
-      worst_x = x;
-      worst_expected = expected;
-      worst_got = got;
-    }
-    lo = std::min(lo, x);
-    hi = std::max(hi, x);
-  }
-  ++count;
-  breaks_claim |= breaks;
-  if (sample.size() < kSampleSize) sample.push_back({x, expected, got});
-}
-
 void Observation::merge(const Observation& b,
                         const std::function<bool(double, double)>& before) {
   if (b.count == 0) return;

@@ -50,37 +50,46 @@ std::string hex32(std::uint64_t b) {
 std::uint32_t pos(double x) { return static_cast<std::uint32_t>(*to_bits(x, kFmt)); }
 
 // ---------------------------------------------------------------------------------------------
-// The reference, per result: the error measure, the correctly rounded value and measure_flags,
-// from the fast certified reference (gelucheck/fast_reference.hpp: double-double with a derived
-// error bound and a rounding test, MPFR where the test cannot decide), for a whole block at once.
+// The reference: the fast certified reference (gelucheck/fast_reference.hpp: double-double with a
+// derived error bound and a rounding test, MPFR where the test cannot decide), for a whole block at
+// once, every input failed or not (its cost does not depend on the subject).
 const char* const kReferenceName = "gelucheck::ref::round_batch (fast path, MPFR fallback)";
-struct Measured {
-  Error e;
-  double want = 0;
-  unsigned char flags = 0;
-};
-void measure_batch(subject::Function fn, std::span<const double> xs, const subject::Evaluation& ev,
-                   std::vector<Measured>& out, std::uint64_t& fast, std::uint64_t& fallback) {
-  out.resize(xs.size());
-  // Every input, failed or not: the reference's cost does not depend on the subject, and a
-  // batch keeps the fast path's tables warm.
-  thread_local std::vector<ref::Rounded> ys;
-  ys.resize(xs.size());
-  ref::FastStats st;
-  ref::round_batch(fn.form, fn.quantity, kFmt, xs, ys, &st);
-  fast += st.fast;
-  fallback += st.fallback;
-  for (std::size_t i = 0; i < xs.size(); ++i) {
-    if (ev.failed[i]) continue;
-    // Constructed in place (the prvalue's copy is elided), not assigned: an assignment copies
-    // the returned Error with 16-byte moves over measure()'s 8- and 1-byte stores, and each of
-    // those loads (and measure_flags' read of e.abs after them) then waited on a failed
-    // store-to-load forwarding: 8 % of the sweep's time in closed-form regions.
-    ::new (static_cast<void*>(&out[i].e)) Error(measure(ev.y[i], ys[i], kFmt));
-    out[i].want = ys[i].rn;
-    out[i].flags = measure_flags(ev.y[i], out[i].e, ys[i], kFmt);
+
+std::atomic<bool> g_scalar_fold{false};  // testing::ScopedScalarFold
+
+// The chunk fold as the per-result calls it must equal (fold.hpp's fold_chunk and
+// Facts::points): measure, measure_flags, fold and Facts::point on each result in turn. Only for
+// the test that compares the two.
+void fold_chunk_scalar(Row& row, const Claim& framework, Facts& facts, const SweepChunk& c,
+                       FunctionSweep& fs, std::size_t cap) {
+  for (std::size_t i = 0; i < c.n; ++i) {
+    if (c.failed != nullptr && c.failed[i] != 0) {
+      if (!c.unavailable) ++row.no_result;
+      continue;
+    }
+    const ref::Rounded y{c.y.rn[i], c.y.rd[i], c.y.ru[i], c.y.hi[i], c.y.lo[i], c.y.scale[i], c.y.floor_log2[i]};
+    const double x = c.x[i], got = c.got[i], want = y.rn;
+    const Error e = measure(got, y, kFmt);
+    const std::size_t before = row.claim_breaks;
+    fold(row, framework, x, got, want, e, measure_flags(got, e, y, kFmt), kFmt, false);
+    facts.point(row, x, got, want);
+    if (row.claim_breaks == before) continue;
+    for (Region r : regions_of(x, kFmt)) ++fs.failing[static_cast<std::size_t>(r)];
+    if (fs.failures.size() < cap) fs.failures.push_back({c.bits[i], got, want, e.ulp, e.zero_sign_mismatch});
   }
 }
+
+// The fast reference's columns of a chunk.
+constexpr std::size_t kChunk = 2048;
+struct ChunkColumns {
+  std::vector<double> rn, rd, ru, hi, lo;
+  std::vector<std::int64_t> scale, floor_log2;
+  ChunkColumns()
+      : rn(kChunk), rd(kChunk), ru(kChunk), hi(kChunk), lo(kChunk), scale(kChunk), floor_log2(kChunk) {}
+  ref::RoundedColumns y() {
+    return {rn.data(), rd.data(), ru.data(), hi.data(), lo.data(), scale.data(), floor_log2.data()};
+  }
+};
 
 // ---------------------------------------------------------------------------------------------
 // Merging (a covers inputs disjoint from b's; which comes first does not matter).
@@ -363,19 +372,26 @@ Sweep blank(const Identity& id, const SubjectResult& sr, const subject::Capabili
 // reference, folded in bit-pattern order.
 void sweep_block(subject::Subject& sub, const BitRange& block, Sweep& b) {
   const auto t0 = std::chrono::steady_clock::now();
-  std::vector<double> xs;
-  std::vector<std::uint32_t> bits;
-  xs.reserve(block.hi - block.lo);
+  // The block's inputs (a thread's buffers, kept from block to block).
+  thread_local std::vector<double> xs;
+  thread_local std::vector<std::uint32_t> bits;
+  xs.resize(block.hi - block.lo);
+  bits.resize(block.hi - block.lo);
+  std::size_t n = 0;
   for (std::uint64_t p = block.lo; p < block.hi; ++p) {
-    if (is_nan_pattern(p)) continue;
-    // A binary32 pattern's value, as from_bits gives it (non-NaN: the conversion is exact).
-    xs.push_back(static_cast<double>(std::bit_cast<float>(static_cast<std::uint32_t>(p))));
-    bits.push_back(static_cast<std::uint32_t>(p));
+    // A binary32 pattern's value, as from_bits gives it (non-NaN: the conversion is exact); a NaN
+    // pattern is written and then overwritten by the next.
+    xs[n] = static_cast<double>(std::bit_cast<float>(static_cast<std::uint32_t>(p)));
+    bits[n] = static_cast<std::uint32_t>(p);
+    n += !is_nan_pattern(p);
   }
+  xs.resize(n);
+  bits.resize(n);
   b.done = {block};
   b.inputs = xs.size();
   const Claim framework = Claim::framework_default(kFmt);
-  std::vector<Measured> m;
+  thread_local ChunkColumns cols;
+  std::vector<unsigned char> failed;
   subject::HarnessOptions ho;
   ho.batch = kBlock;
   for (FunctionSweep& fs : b.fns) {
@@ -388,21 +404,27 @@ void sweep_block(subject::Subject& sub, const BitRange& block, Sweep& b) {
     b.subject.failed_results += ev.unavailable ? 0 : ev.failed_count;
     fs.answered |= !ev.unavailable;
     if (ev.unavailable && fs.why.empty()) fs.why = ev.unavailable_why;
-    measure_batch(fs.fn, xs, ev, m, b.reference_fast, b.reference_fallback);
+    const bool some_failed = ev.unavailable || ev.failed_count > 0;
+    if (some_failed) failed.assign(ev.failed.begin(), ev.failed.end());
     Row& row = fs.row;
     Facts facts(row);  // the facts over every result (facts.hpp)
-    for (std::size_t i = 0; i < xs.size(); ++i) {
-      if (ev.failed[i]) {
-        if (!ev.unavailable) ++row.no_result;
-        continue;
+    const bool scalar = g_scalar_fold.load(std::memory_order_relaxed);
+    // A chunk at a time: the reference's columns stay in cache for the fold.
+    for (std::size_t c0 = 0; c0 < xs.size(); c0 += kChunk) {
+      const std::size_t m = std::min(kChunk, xs.size() - c0);
+      ref::FastStats paths;
+      ref::round_columns(fs.fn.form, fs.fn.quantity, kFmt, std::span<const double>(xs).subspan(c0, m),
+                         cols.y(), &paths);
+      b.reference_fast += paths.fast;
+      b.reference_fallback += paths.fallback;
+      const SweepChunk ch{xs.data() + c0, bits.data() + c0, ev.y.data() + c0,
+                          some_failed ? failed.data() + c0 : nullptr, cols.y(), m, ev.unavailable};
+      if (scalar) {
+        fold_chunk_scalar(row, framework, facts, ch, fs, b.id.cap);
+      } else {
+        fold_chunk(row, framework, ch, fs.failing, fs.failures, b.id.cap);
+        facts.points(row, ch);
       }
-      const std::size_t before = row.claim_breaks;
-      fold(row, framework, xs[i], ev.y[i], m[i].want, m[i].e, m[i].flags, kFmt, false);
-      facts.point(row, xs[i], ev.y[i], m[i].want);
-      if (row.claim_breaks == before) continue;
-      for (Region r : regions_of(xs[i], kFmt)) ++fs.failing[static_cast<std::size_t>(r)];
-      if (fs.failures.size() < b.id.cap)
-        fs.failures.push_back({bits[i], ev.y[i], m[i].want, m[i].e.ulp, m[i].e.zero_sign_mismatch});
     }
     fs.fact_ends = {{block.lo, block.hi, facts.first(), facts.last()}};
     // `overall` was left out of the fold: the interval regions partition the block's inputs
@@ -924,5 +946,10 @@ Report to_report(const Sweep& s, const Options& opt) {
   finish(r);
   return r;
 }
+
+namespace testing {
+ScopedScalarFold::ScopedScalarFold() : saved_(g_scalar_fold.exchange(true)) {}
+ScopedScalarFold::~ScopedScalarFold() { g_scalar_fold.store(saved_); }
+}  // namespace testing
 
 }  // namespace gelucheck::report::exhaustive

@@ -106,9 +106,60 @@ bool Facts::breaks_upper(double r, double upper_up, double upper_src) const {
   return false;
 }
 
+// The row's observation of a fact (one of the kFact texts), found once per row and fact: a
+// subject that breaks a bound breaks it at many inputs.
+Observation& Facts::observation(Row& row, DefectKind k, std::string_view fact) const {
+  for (const Found& f : found_)
+    if (f.row == &row && f.fact == fact.data()) return row.observations[f.index];
+  Observation& o = row.observation(k, fact);
+  found_.push_back({&row, fact.data(), static_cast<std::size_t>(&o - row.observations.data())});
+  return o;
+}
+
 void Facts::bound(Row& row, std::string_view fact, double x, double r, double b) const {
   const double scale = b != 0 ? std::fabs(b) : std::max(std::fabs(x), std::fabs(r));
-  row.observation(DefectKind::bound, fact).add(x, b, r, std::fabs(r - b) / scale, true);
+  observation(row, DefectKind::bound, fact).add(x, b, r, std::fabs(r - b) / scale, true);
+}
+
+// Every bound at one finite x and result r.
+void Facts::bounds(Row& row, double x, double r) const {
+  const bool t = form_ == Form::tanh;
+  if (quantity_ == Quantity::value) {
+    // 0 and x are values of the format: L' = L and RN(L) = L.
+    if (x <= 0 && breaks_upper(r, 0, 0)) bound(row, kFactSignNeg, x, r, 0);
+    if (x >= 0 && breaks_lower(r, 0, 0)) bound(row, kFactSignPos, x, r, 0);
+    if (x >= 0 && breaks_upper(r, x, x)) bound(row, kFactBelowX, x, r, x);
+    // x/2: exact in binary64 arithmetic for a value of binary32 or a 16-bit format; for
+    // binary64 x·0.5 is RN(x/2) (one rounding, inexact only for odd multiples of 2^-1074),
+    // taken one double down when inexact for L'. RN(x·0.5) = RN(x/2) in every format (a
+    // single rounding).
+    const double h = x * 0.5;
+    const double h_down = h * 2 == x ? h : std::nextafter(h, -kInf);
+    if (breaks_lower(r, h_down, h)) bound(row, kFactAboveHalfX, x, r, h);
+    // The certified minimum's double below it: L' = m, and RN(m) <= RN(min) (rounding is
+    // monotone).
+    const double m = t ? cert::min_tanh_down : cert::min_erf_down;
+    if (breaks_lower(r, m, m)) bound(row, kFactMinimum, x, r, m);
+  } else {
+    // The doubles just outside the certified range (the same monotone-rounding argument).
+    const double lo = t ? cert::deriv_min_tanh_down : cert::deriv_min_erf_down;
+    const double hi = t ? cert::deriv_max_tanh_up : cert::deriv_max_erf_up;
+    if (breaks_lower(r, lo, lo)) bound(row, kFactDerivRange, x, r, lo);
+    else if (breaks_upper(r, hi, hi)) bound(row, kFactDerivRange, x, r, hi);
+  }
+}
+
+// Whether r lies beyond one of the bounds() checks, before any rounding or slack: a necessary
+// condition of every break there (each breaks_lower needs r < lower_src or r < lower_down, both
+// at most the bound; each breaks_upper r above it; x·0.5 is the bound x/2 for a value of binary32
+// and below it by less than its own rounding otherwise).
+[[gnu::always_inline]] inline bool Facts::beyond(double x, double r) const {
+  const bool t = form_ == Form::tanh;
+  if (quantity_ == Quantity::value)
+    return (x <= 0 && r > 0) || (x >= 0 && (r < 0 || r > x)) || r < x * 0.5 ||
+           r < (t ? cert::min_tanh_down : cert::min_erf_down);
+  return r < (t ? cert::deriv_min_tanh_down : cert::deriv_min_erf_down) ||
+         r > (t ? cert::deriv_max_tanh_up : cert::deriv_max_erf_up);
 }
 
 void Facts::point(Row& row, double x, double r, double want) {
@@ -118,37 +169,12 @@ void Facts::point(Row& row, double x, double r, double want) {
     record_.reset();
     return;
   }
-  const bool t = form_ == Form::tanh;
   // Why a correctly rounded r = RN(y) meets each bound: for y <= U <= U', r <= RN(U'), and an r
   // above U' is then RN(U') itself, whose step down is below U' (breaks_upper needs it at or above
   // U'; nearest: RN(U') <= RN(upper_src)); symmetrically below. The slack rule compares with the
   // claim's tolerance, which may be tighter than a rounding: evaluated as before.
   const bool rounded_right = rule_ != Rule::slack && same_bits(r, want);
-  if (!rounded_right) {
-    if (quantity_ == Quantity::value) {
-      // 0 and x are values of the format: L' = L and RN(L) = L.
-      if (x <= 0 && breaks_upper(r, 0, 0)) bound(row, kFactSignNeg, x, r, 0);
-      if (x >= 0 && breaks_lower(r, 0, 0)) bound(row, kFactSignPos, x, r, 0);
-      if (x >= 0 && breaks_upper(r, x, x)) bound(row, kFactBelowX, x, r, x);
-      // x/2: exact in binary64 arithmetic for a value of binary32 or a 16-bit format; for
-      // binary64 x·0.5 is RN(x/2) (one rounding, inexact only for odd multiples of 2^-1074),
-      // taken one double down when inexact for L'. RN(x·0.5) = RN(x/2) in every format (a
-      // single rounding).
-      const double h = x * 0.5;
-      const double h_down = h * 2 == x ? h : std::nextafter(h, -kInf);
-      if (breaks_lower(r, h_down, h)) bound(row, kFactAboveHalfX, x, r, h);
-      // The certified minimum's double below it: L' = m, and RN(m) <= RN(min) (rounding is
-      // monotone).
-      const double m = t ? cert::min_tanh_down : cert::min_erf_down;
-      if (breaks_lower(r, m, m)) bound(row, kFactMinimum, x, r, m);
-    } else {
-      // The doubles just outside the certified range (the same monotone-rounding argument).
-      const double lo = t ? cert::deriv_min_tanh_down : cert::deriv_min_erf_down;
-      const double hi = t ? cert::deriv_max_tanh_up : cert::deriv_max_erf_up;
-      if (breaks_lower(r, lo, lo)) bound(row, kFactDerivRange, x, r, lo);
-      else if (breaks_upper(r, hi, hi)) bound(row, kFactDerivRange, x, r, hi);
-    }
-  }
+  if (!rounded_right) bounds(row, x, r);
   const FactPoint p{x, r};
   if (!first_) first_ = p;
   last_ = p;
@@ -171,6 +197,124 @@ void Facts::point(Row& row, double x, double r, double want) {
   prev_ = p;
 }
 
+void Facts::points(Row& row, const SweepChunk& c) {
+  if (!active_ || c.n == 0) return;
+  if (clean(c)) return;
+  const bool value = quantity_ == Quantity::value;
+  const bool exact_rule = rule_ != Rule::slack;
+  // point()'s state in locals (written back at the end): the previous input, the record, the
+  // ends, the direction.
+  bool has_prev = prev_.has_value(), has_record = record_.has_value(), has_first = first_.has_value();
+  FactPoint prev = has_prev ? *prev_ : FactPoint{0, 0}, record = has_record ? *record_ : FactPoint{0, 0};
+  int direction = direction_;
+  // The previous input's bit pattern: consecutive binary32 values of one sign are consecutive
+  // patterns (increasing x for positive patterns, decreasing for negative ones), and two inputs of
+  // a block with patterns further apart are never adjacent values (-0 and +0 are 2^31 apart).
+  std::uint32_t prev_bits = has_prev ? static_cast<std::uint32_t>(*to_bits(prev.x, fmt_)) : 0;
+  for (std::size_t i = 0; i < c.n; ++i) {
+    if (c.failed != nullptr && c.failed[i] != 0) continue;
+    const double x = c.x[i], r = c.got[i];
+    if (!(std::fabs(x) < kInf) || !(std::fabs(r) < kInf)) {
+      has_prev = has_record = false;
+      continue;
+    }
+    if (beyond(x, r) && !(exact_rule && same_bits(r, c.y.rn[i]))) bounds(row, x, r);
+    const FactPoint p{x, r};
+    if (!has_first) {
+      first_ = p;
+      has_first = true;
+    }
+    last_ = p;
+    if (!value) continue;
+    const bool left = x <= argmin_down_;
+    if (!has_prev || c.bits[i] != prev_bits + 1 || left != (prev.x <= argmin_down_)) {
+      has_record = false;
+    } else {
+      const int dir = x > prev.x ? 1 : -1;
+      if (!has_record || dir != direction) {
+        record = prev;
+        has_record = true;
+      }
+      direction = dir;
+      // pair(record, p) reports only when the input nearer the argmin has the larger result:
+      // nearer is the record when the run moves away from the argmin, p when toward it.
+      const bool away = left ? dir < 0 : dir > 0;
+      if (away ? record.r > r : r > record.r) pair(row, record, p);
+      if (away ? r > record.r : r < record.r) record = p;
+    }
+    prev = p;
+    has_prev = true;
+    prev_bits = c.bits[i];
+  }
+  prev_ = has_prev ? std::optional<FactPoint>(prev) : std::nullopt;
+  record_ = has_record ? std::optional<FactPoint>(record) : std::nullopt;
+  direction_ = direction;
+}
+
+// A chunk that breaks nothing, in one pass without a branch per result: every input has a finite
+// result, none lies beyond a bound, and (the value) the inputs are consecutive values on one side
+// of the argmin whose results step the right way (not down moving away from the argmin, not up
+// moving toward it) from the previous input's on, with the run's record at the previous result.
+// Then point() on each would report nothing, and the state it would leave is set here: the ends,
+// the previous input, the direction, and the record — the last result that differs from the one
+// before it (point() moves the record to a result beyond it, and in such a run every change is one),
+// else where the record was. False (nothing changed) for any other chunk.
+bool Facts::clean(const SweepChunk& c) {
+  const bool value = quantity_ == Quantity::value;
+  const std::size_t n = c.n;
+  const double* x = c.x;
+  const double* r = c.got;
+  const bool left = x[0] <= argmin_down_;
+  // The direction of the run: positive patterns go up in x, negative ones down.
+  const int dir = (c.bits[0] >> 31) != 0 ? -1 : 1;
+  const bool away = left ? dir < 0 : dir > 0;
+  // Consecutive patterns (bits increase: the last is the first + n - 1), none of them ±inf (whose
+  // patterns end their sign's finite values), one side of the argmin (x is monotone between the
+  // ends), no input failed; then scan_clean for the results.
+  if (c.bits[n - 1] - c.bits[0] != n - 1) return false;
+  for (std::uint32_t inf_bits : {0x7f800000u, 0xff800000u})
+    if (c.bits[0] <= inf_bits && inf_bits <= c.bits[n - 1]) return false;
+  if ((x[n - 1] <= argmin_down_) != left) return false;
+  if (c.failed != nullptr)
+    for (std::size_t i = 0; i < n; ++i)
+      if (c.failed[i] != 0) return false;
+  const bool t = form_ == Form::tanh;
+  FactBounds b;
+  b.value = value;
+  b.minimum = t ? cert::min_tanh_down : cert::min_erf_down;
+  b.deriv_lo = t ? cert::deriv_min_tanh_down : cert::deriv_min_erf_down;
+  b.deriv_hi = t ? cert::deriv_max_tanh_up : cert::deriv_max_erf_up;
+  const CleanScan scan = scan_clean(c, b, away);
+  const bool bad = scan.bad;
+  const std::size_t last_change = scan.last_change;
+  if (bad) return false;
+  const FactPoint p0{x[0], r[0]}, pn{x[n - 1], r[n - 1]};
+  if (!value) {
+    if (!first_) first_ = p0;
+    last_ = pn;
+    return true;
+  }
+  const bool continuing = prev_ && static_cast<std::uint32_t>(*to_bits(prev_->x, fmt_)) + 1 == c.bits[0] &&
+                          (prev_->x <= argmin_down_) == left;
+  std::optional<FactPoint> record = record_;
+  if (continuing) {
+    if (away ? r[0] < prev_->r : r[0] > prev_->r) return false;
+    if (!record || dir != direction_) record = prev_;
+    if (record->r != prev_->r) return false;  // the record is elsewhere: the scalar path decides
+    if (r[0] != prev_->r) record = p0;
+  } else {
+    record.reset();
+    if (n > 1) record = p0;
+  }
+  if (last_change > 0) record = FactPoint{x[last_change], r[last_change]};
+  if (!first_) first_ = p0;
+  last_ = pn;
+  prev_ = pn;
+  record_ = record;
+  if (continuing || n > 1) direction_ = dir;
+  return true;
+}
+
 void Facts::pair(Row& row, FactPoint a, FactPoint b) const {
   if (!active_ || quantity_ != Quantity::value || a.x == b.x) return;
   if (b.x < a.x) std::swap(a, b);
@@ -190,7 +334,7 @@ void Facts::pair(Row& row, FactPoint a, FactPoint b) const {
   }
   if (!broken) return;
   const double size = (near.r - far.r) / std::max(std::fabs(near.r), std::fabs(far.r));
-  row.observation(DefectKind::monotone, right ? kFactIncreasing : kFactDecreasing)
+  observation(row, DefectKind::monotone, right ? kFactIncreasing : kFactDecreasing)
       .add(far.x, near.r, far.r, size, true);
 }
 

@@ -14,6 +14,7 @@
 #include "gelucheck/claim.hpp"
 #include "gelucheck/exhaustive.hpp"
 #include "gelucheck/report.hpp"
+#include "fold.hpp"
 
 namespace gelucheck::report {
 
@@ -48,6 +49,11 @@ class Facts {
   // rules (rounding is monotone, and each bound's L' <= L, U' >= U), so they are not evaluated
   // (most results of most subjects); monotonicity still is (an earlier result may be wrong).
   void point(Row& row, double x, double r, double want);
+  // point() on each result of a chunk of the exhaustive sweep in turn (fold.hpp's SweepChunk,
+  // want = c.y.rn[i]; failed inputs skipped): the same observations and state, with the bounds
+  // evaluated only where a result lies beyond one of them and a run's pair only where its two
+  // results are in the wrong order, and adjacency read from the bit patterns.
+  void points(Row& row, const SweepChunk& c);
   // Monotonicity of one pair (either order of x; any pair on one side must be ordered); nothing
   // when x is equal or they straddle the argmin.
   void pair(Row& row, FactPoint a, FactPoint b) const;
@@ -61,6 +67,10 @@ class Facts {
   bool breaks_lower(double r, double lower_down, double lower_src) const;
   bool breaks_upper(double r, double upper_up, double upper_src) const;
   void bound(Row& row, std::string_view fact, double x, double r, double bound) const;
+  void bounds(Row& row, double x, double r) const;
+  bool beyond(double x, double r) const;
+  Observation& observation(Row& row, DefectKind k, std::string_view fact) const;
+  bool clean(const SweepChunk& c);
 
   bool active_ = false;
   Format fmt_;
@@ -74,6 +84,14 @@ class Facts {
   // its record.
   std::optional<FactPoint> prev_, record_;
   int direction_ = 0;
+  // The observations found so far (observation()): a row's vector only grows while a Facts checks
+  // it, so an index stays valid.
+  struct Found {
+    const Row* row;
+    const char* fact;
+    std::size_t index;
+  };
+  mutable std::vector<Found> found_;
 };
 
 // The exhaustive sweep: its blocks' observations (every kind) merge in any order (threads,

@@ -16,7 +16,6 @@
 
 namespace gelucheck::report {
 
-namespace {
 
 void histogram_add(Histogram& h, double ulp) {
   if (ulp == 0) { ++h.zero; return; }
@@ -58,6 +57,8 @@ void stats_add(Stats& s, double x, double got, const Error& e, unsigned char fla
   if (e.zero_sign_mismatch) ++s.zero_sign_mismatches;
 }
 
+namespace {
+
 // Whether a double a with 2^-14 <= |a| <= 65504 is a value of a format of `precision` bits that
 // holds that range as normal numbers (binary16, bfloat16, binary32): a is a normal double there,
 // so it is one exactly when its 52-bit stored significand has zeros below the format's
@@ -69,25 +70,11 @@ bool fits_in(double a, int precision) {
   return (std::bit_cast<std::uint64_t>(a) & below) == 0;
 }
 
-// The one classification of a result of a row against its own form (gelucheck/defects.hpp):
-// each result lands in at most one observation, so a NaN is not also an accuracy break and a
-// flush does not swell the accuracy's maximum (masking), and each kind's count is exact.
-// `breaks` is judged against the row's claim, or the framework default where it claims nothing:
-// a measured-only subject's defects say which claim they would break.
-void classify(Row& row, const Claim& framework, double x, double got, double want, const Error& e,
-              Format fmt) {
-  const Claim& judge = row.claim && row.claim->claims_anything() ? *row.claim : framework;
-  const bool breaks = !meets(judge, e, want);
-  if (std::isinf(x)) {
-    // The limits are exact values of every format (±0, 1, +inf): anything else is wrong there.
-    // Only the sign of a zero wrong is a sign error like any other (one cause with the tail's).
-    if (e.zero_sign_mismatch && !e.nan_mismatch && e.ulp <= 0.5)
-      row.observation(DefectKind::zero_sign, std::signbit(got) ? "-0" : "+0").add(x, want, got, x, breaks);
-    else if (e.ulp > 0.5 || e.nan_mismatch || e.zero_sign_mismatch)
-      row.observation(DefectKind::limit, x > 0 ? "+inf" : "-inf").add(x, want, got, 0, breaks);
-    return;
-  }
-  if (std::isnan(x)) return;  // NaN in, NaN out is checked by the property suite
+}  // namespace
+
+// The figures classify() keeps of a finite input's result, whatever it is (the at-a-glance worst,
+// the narrow-format counts, the tail's least nonzero input).
+void classify_finite(Row& row, double x, double got, double want, const Error& e, Format fmt) {
   if (std::isfinite(got) && (!row.finite_worst_x || e.ulp > row.finite_max_ulp)) {
     row.finite_max_ulp = e.ulp;
     row.finite_worst_x = x;
@@ -104,6 +91,28 @@ void classify(Row& row, const Claim& framework, double x, double got, double wan
   }
   if (x <= -1 && std::isfinite(got) && got != 0 && (!row.tail_min_nonzero_x || x < *row.tail_min_nonzero_x))
     row.tail_min_nonzero_x = x;
+}
+
+// The one classification of a result of a row against its own form (gelucheck/defects.hpp):
+// each result lands in at most one observation, so a NaN is not also an accuracy break and a
+// flush does not swell the accuracy's maximum (masking), and each kind's count is exact.
+// `breaks` is judged against the row's claim, or the framework default where it claims nothing:
+// a measured-only subject's defects say which claim they would break. (With classify_finite for a
+// finite x: classify() below.)
+void classify_kind(Row& row, const Claim& framework, double x, double got, double want, const Error& e,
+                   Format fmt) {
+  const Claim& judge = row.claim && row.claim->claims_anything() ? *row.claim : framework;
+  const bool breaks = !meets(judge, e, want);
+  if (std::isinf(x)) {
+    // The limits are exact values of every format (±0, 1, +inf): anything else is wrong there.
+    // Only the sign of a zero wrong is a sign error like any other (one cause with the tail's).
+    if (e.zero_sign_mismatch && !e.nan_mismatch && e.ulp <= 0.5)
+      row.observation(DefectKind::zero_sign, std::signbit(got) ? "-0" : "+0").add(x, want, got, x, breaks);
+    else if (e.ulp > 0.5 || e.nan_mismatch || e.zero_sign_mismatch)
+      row.observation(DefectKind::limit, x > 0 ? "+inf" : "-inf").add(x, want, got, 0, breaks);
+    return;
+  }
+  if (std::isnan(x)) return;  // NaN in, NaN out is checked by the property suite
   if (std::isnan(got)) {
     // size -|x|: the worst is the smallest |x|, where NaN starts.
     if (e.nan_mismatch) row.observation(DefectKind::nan).add(x, want, got, -std::fabs(x), breaks);
@@ -134,6 +143,8 @@ void classify(Row& row, const Claim& framework, double x, double got, double wan
   }
   if (breaks) row.observation(DefectKind::accuracy).add(x, want, got, e.ulp, true);
 }
+
+namespace {
 
 // The evidence for "inputs quantized first": neighbours in campaign order that one narrower
 // format cannot tell apart, whose exact results the target format can. A subject that rounds its
@@ -213,8 +224,8 @@ std::size_t plot_bin(double x) {
 // Folds one measured result into its row (input order: the caller goes through the points in
 // order, so first-reached maxima and first breaks are those of one pass over all points).
 // Flattened (stats_add, the histogram, the claims' meets() inlined) and e copied once: the
-// exhaustive sweep calls this for every binary32 input, and the stores into the row's statistics
-// would otherwise make the compiler reload e's fields after each of them.
+// campaign calls this for every input, and the stores into the row's statistics would otherwise
+// make the compiler reload e's fields after each of them.
 [[gnu::flatten]] void fold(Row& row, const Claim& framework, double x, double got, double want,
                            const Error& e_in, unsigned char flags, Format fmt, bool with_overall) {
   const Error e = e_in;
@@ -227,8 +238,15 @@ std::size_t plot_bin(double x) {
     worst = std::max(worst, std::isnan(e.ulp) ? kInf : e.ulp);
   }
   if (row.against != row.form) return;
-  classify(row, framework, x, got, want, e, fmt);
+  if (std::isfinite(x)) classify_finite(row, x, got, want, e, fmt);
+  classify_kind(row, framework, x, got, want, e, fmt);
   if (with_overall && (fmt == Format::binary64 || fmt == Format::binary32)) quantized_pair(row, x, got, want);
+  fold_verdict(row, framework, x, got, want, e);
+}
+
+// The rest of fold() for a row against its own form: the claim's and the framework's breaks, the
+// wrong zeros, where NaN comes out.
+void fold_verdict(Row& row, const Claim& framework, double x, double got, double want, const Error& e) {
   if (row.claim->claims_anything() && !meets(*row.claim, e, want) && row.claim_breaks++ == 0) {
     row.break_x = x;
     row.break_got = got;

@@ -10,6 +10,7 @@
 // one write into x) is one Defect that lists its ops.
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <functional>
@@ -75,8 +76,29 @@ struct Observation {
   bool breaks_claim = false;  // some point of it breaks the row's claim (or framework default)
 
   static constexpr std::size_t kSampleSize = 64;
-  // Adds one point (input order). size: see above.
-  void add(double x, double expected, double got, double size, bool breaks);
+  // Adds one point (input order). size: see above. (Inline: the exhaustive sweep adds every
+  // wrong result of a subject.)
+  void add(double x, double expected, double got, double size, bool breaks) {
+    if (count == 0) {
+      first_x = worst_x = lo = hi = x;
+      first_expected = worst_expected = expected;
+      first_got = worst_got = got;
+      worst_size = size;
+    } else {
+      // NaN sizes never replace; +inf does, once.
+      if (size > worst_size) {
+        worst_size = size;
+        worst_x = x;
+        worst_expected = expected;
+        worst_got = got;
+      }
+      lo = std::min(lo, x);
+      hi = std::max(hi, x);
+    }
+    ++count;
+    breaks_claim |= breaks;
+    if (sample.size() < kSampleSize) sample.push_back({x, expected, got});
+  }
   // Merges `b`, another set of inputs disjoint from this one's; before(u, v): u comes first in
   // input order. The result does not depend on which side comes first (so a sweep's blocks can be
   // merged in any order): first and worst (ties: the earlier) and the sample by that order.

@@ -159,4 +159,20 @@ std::string missing(const Sweep& s);
 // failures included; written with report::write like any other.
 Report to_report(const Sweep& s, const Options& opt);
 
+namespace testing {
+// Test hook: while one is alive (process-wide), each block is folded by the per-result calls
+// (measure, fold, Facts::point) that the block fold must equal bit for bit, so that a test can
+// compare the two sweeps' states.
+class ScopedScalarFold {
+ public:
+  ScopedScalarFold();
+  ~ScopedScalarFold();
+  ScopedScalarFold(const ScopedScalarFold&) = delete;
+  ScopedScalarFold& operator=(const ScopedScalarFold&) = delete;
+
+ private:
+  bool saved_;
+};
+}  // namespace testing
+
 }  // namespace gelucheck::report::exhaustive
