@@ -25,6 +25,7 @@ constexpr std::size_t kHangParts = 8;
 
 struct Job {
   Subject& s;
+  bool in_process;  // Capabilities::in_process: only then can a call write into our buffers
   Op op;
   const HarnessOptions& o;
   std::span<const double> xs, dys;  // dys empty for a forward
@@ -41,18 +42,27 @@ Status one_call(Job& j, std::size_t b, std::size_t e, std::vector<double>& out,
   const std::vector<unsigned char> x = encode(fmt, j.xs.subspan(b, n));
   const std::vector<unsigned char> dy =
       j.dys.empty() ? std::vector<unsigned char>() : encode(fmt, j.dys.subspan(b, n));
-  std::vector<unsigned char> xcopy = x, dycopy = dy;
+  // The subject's own copies of the inputs, compared with them after the call. A subject in
+  // another process (lib:, cmd:) reads them from a pipe: its host compares its own copies and
+  // says what changed (wrote_input), and nothing can write into ours.
+  std::vector<unsigned char> xcopy, dycopy;
+  if (j.in_process) {
+    xcopy = x;
+    dycopy = dy;
+  }
+  const unsigned char* cx = j.in_process ? xcopy.data() : x.data();
+  const unsigned char* cdy = j.in_process ? dycopy.data() : dy.data();
   // The output starts as a pattern no GELU returns for every element (all-ones bytes: NaNs
   // with full payloads), so a subject that writes nothing is not mistaken for one that did.
   std::vector<unsigned char> y(n * w, 0xff);
-  Call c{j.op, xcopy.data(), dy.empty() ? nullptr : dycopy.data(), y.data(), n, j.o.stride};
+  Call c{j.op, cx, dy.empty() ? nullptr : cdy, y.data(), n, j.o.stride};
   Status st;
   try {
     st = j.s.call(c);
   } catch (const std::exception& ex) {
     st = Status::make(Status::Kind::failed, std::string("threw: ") + ex.what());
   }
-  if (st.ok() && (xcopy != x || dycopy != dy)) {
+  if (st.ok() && j.in_process && (xcopy != x || dycopy != dy)) {
     // Name the first element changed, for the reader.
     std::size_t k = 0;
     const bool in_x = xcopy != x;
@@ -268,7 +278,7 @@ Evaluation go(Subject& s, const Op& op, std::span<const double> xs, std::span<co
     ev.failed_count = xs.size();
     return ev;
   }
-  Job j{s, op, o, xs, dys, ev, 0, {}};
+  Job j{s, s.capabilities().in_process, op, o, xs, dys, ev, 0, {}};
   const std::size_t batch = std::max<std::size_t>(o.batch, 1);
   for (std::size_t b = 0; b < xs.size(); b += batch) {
     std::size_t at = kNone;

@@ -64,21 +64,16 @@ std::vector<unsigned char> encode(Format fmt, std::span<const double> values) {
   const std::size_t w = element_size(fmt);
   std::vector<unsigned char> out(values.size() * w);
   if (fmt == Format::binary32) {
-    // The exhaustive sweep's format, element by element without the general encoder: a
-    // non-NaN double is a value of binary32 exactly when the conversion is exact (to_bits says
-    // the same; a NaN keeps its payload there, so NaNs go that way).
+    // The exhaustive sweep's format, in one pass without a branch: a non-NaN double is a value of
+    // binary32 exactly when the conversion is exact (to_bits says the same). A NaN (whose payload
+    // to_bits keeps) or a value that is not one makes the general encoder below do it all.
+    bool exact = true;
     for (std::size_t i = 0; i < values.size(); ++i) {
-      const double v = values[i];
-      const auto f = static_cast<float>(v);
-      if (static_cast<double>(f) == v && !std::isnan(v)) {
-        std::memcpy(out.data() + i * 4, &f, 4);
-        continue;
-      }
-      const std::optional<std::uint64_t> b = to_bits(v, fmt);
-      if (!b) throw std::invalid_argument(hexfloat(v) + " is not a value of " + std::string(name(fmt)));
-      put(fmt, *b, out.data() + i * 4);
+      const auto f = static_cast<float>(values[i]);
+      exact &= static_cast<double>(f) == values[i];  // false for a NaN
+      std::memcpy(out.data() + i * 4, &f, 4);
     }
-    return out;
+    if (exact) return out;
   }
   for (std::size_t i = 0; i < values.size(); ++i) {
     const std::optional<std::uint64_t> b = to_bits(values[i], fmt);
@@ -92,13 +87,19 @@ std::vector<unsigned char> encode(Format fmt, std::span<const double> values) {
 std::vector<double> decode(Format fmt, const void* storage, std::size_t n) {
   std::vector<double> out(n);
   if (fmt == Format::binary32) {
-    // As load(), without the general decoder where the widening is exact (every non-NaN).
+    // As load(), without the general decoder where the widening is exact (every non-NaN), in
+    // one pass without a branch; the NaNs (whose payloads load() keeps) again by load().
     const auto* p = static_cast<const unsigned char*>(storage);
+    bool nan = false;
     for (std::size_t i = 0; i < n; ++i) {
       float f;
       std::memcpy(&f, p + i * 4, 4);
-      out[i] = std::isnan(f) ? load(fmt, storage, i) : static_cast<double>(f);
+      nan |= f != f;
+      out[i] = static_cast<double>(f);
     }
+    if (nan)
+      for (std::size_t i = 0; i < n; ++i)
+        if (std::isnan(out[i])) out[i] = load(fmt, storage, i);
     return out;
   }
   for (std::size_t i = 0; i < n; ++i) out[i] = load(fmt, storage, i);
