@@ -122,26 +122,33 @@ void classify_kind(Row& row, const Claim& framework, double x, double got, doubl
     row.observation(DefectKind::overflow).add(x, want, got, -std::fabs(x), breaks);
     return;
   }
-  if (got == 0 && want != 0 && e.ulp >= 1) {
-    // Zero where zero is not even a faithful rounding: the negative tail's collapse (worst: the
-    // greatest x, where it starts), or elsewhere a flush of results at or below the least normal
-    // (FTZ/DAZ; worst: the largest |x|). A zero for a normal value elsewhere (the derivative near its
-    // zero at x ~ -0.75) is plain cancellation: an accuracy break.
-    if (x <= -1) {
-      row.observation(DefectKind::flush, "tail").add(x, want, got, x, breaks);
-      return;
-    }
-    if (std::fabs(want) <= std::ldexp(1.0, info(fmt).emin)) {
-      row.observation(DefectKind::flush, "subnormal").add(x, want, got, std::fabs(x), breaks);
-      return;
-    }
+  const Classified c = classify_finite_result(x, got, want, e.ulp, e.zero_sign_mismatch, breaks, fmt);
+  if (c.kind != FiniteKind::none)
+    row.observation(defect_kind_of(c.kind), fact_of(c.kind)).add(x, want, got, c.size, breaks);
+}
+
+DefectKind defect_kind_of(FiniteKind k) {
+  switch (k) {
+    case FiniteKind::flush_tail:
+    case FiniteKind::flush_subnormal: return DefectKind::flush;
+    case FiniteKind::zero_sign_minus:
+    case FiniteKind::zero_sign_plus: return DefectKind::zero_sign;
+    case FiniteKind::accuracy:
+    case FiniteKind::none: break;
   }
-  if (e.zero_sign_mismatch) {
-    // worst: the greatest x, where a negative side's wrong sign starts (seen from zero).
-    row.observation(DefectKind::zero_sign, std::signbit(got) ? "-0" : "+0").add(x, want, got, x, breaks);
-    return;
+  return DefectKind::accuracy;
+}
+
+const char* fact_of(FiniteKind k) {
+  switch (k) {
+    case FiniteKind::flush_tail: return "tail";
+    case FiniteKind::flush_subnormal: return "subnormal";
+    case FiniteKind::zero_sign_minus: return "-0";
+    case FiniteKind::zero_sign_plus: return "+0";
+    case FiniteKind::accuracy:
+    case FiniteKind::none: break;
   }
-  if (breaks) row.observation(DefectKind::accuracy).add(x, want, got, e.ulp, true);
+  return "";
 }
 
 namespace {
@@ -247,25 +254,9 @@ std::size_t plot_bin(double x) {
 // The rest of fold() for a row against its own form: the claim's and the framework's breaks, the
 // wrong zeros, where NaN comes out.
 void fold_verdict(Row& row, const Claim& framework, double x, double got, double want, const Error& e) {
-  if (row.claim->claims_anything() && !meets(*row.claim, e, want) && row.claim_breaks++ == 0) {
-    row.break_x = x;
-    row.break_got = got;
-    row.break_expected = want;
-    row.break_ulp = e.ulp;
-    row.break_zero_sign = e.zero_sign_mismatch;
-  }
-  if (!meets(framework, e, want) && row.framework_breaks++ == 0) {
-    row.framework_break_x = x;
-    row.framework_break_got = got;
-    row.framework_break_expected = want;
-  }
-  // A zero result where zero is not even a faithful rounding of the exact value.
-  if (got == 0 && want != 0 && e.ulp >= 1) {
-    ++row.wrong_zeros;
-    // The negative tail's collapse: the greatest x <= -1 (flushes of tiny results, e.g. of
-    // subnormals, are counted but do not move it).
-    if (x <= -1 && (!row.wrong_zero_max_x || x > *row.wrong_zero_max_x)) row.wrong_zero_max_x = x;
-  }
+  note_verdict(row, x, got, want, e.ulp, e.zero_sign_mismatch,
+               !row.claim->claims_anything() || meets(*row.claim, e, want), meets(framework, e, want),
+               got == 0 && want != 0 && e.ulp >= 1);
   if (e.nan_mismatch && std::isnan(got)) {
     if (x == kInf) row.nan_at_plus_inf = true;
     else if (x == -kInf) row.nan_at_minus_inf = true;

@@ -3,6 +3,7 @@
 // checking/src.
 #pragma once
 
+#include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <vector>
@@ -44,6 +45,58 @@ void fold(Row& row, const Claim& framework, double x, double got, double want, c
 void stats_add(Stats& s, double x, double got, const Error& e, unsigned char flags);
 void histogram_add(Histogram& h, double ulp);
 void classify_finite(Row& row, double x, double got, double want, const Error& e, Format fmt);
+
+// Where classify_kind puts a result of a finite x that is finite and no NaN mismatch (so every
+// result the sweep's light way takes): a flush of the negative tail or of a tiny value, a
+// wrong-sign zero, an accuracy break, or nowhere; and the size it adds (defects.hpp).
+enum class FiniteKind { none, flush_tail, flush_subnormal, zero_sign_minus, zero_sign_plus, accuracy };
+struct Classified {
+  FiniteKind kind;
+  double size;
+};
+inline Classified classify_finite_result(double x, double got, double want, double ulp, bool zero_sign,
+                                         bool breaks, Format fmt) {
+  if (got == 0 && want != 0 && ulp >= 1) {
+    // Zero where zero is not even a faithful rounding: the negative tail's collapse (worst: the
+    // greatest x, where it starts), or elsewhere a flush of results at or below the least normal
+    // (FTZ/DAZ; worst: the largest |x|). A zero for a normal value elsewhere (the derivative near
+    // its zero at x ~ -0.75) is plain cancellation: an accuracy break.
+    if (x <= -1) return {FiniteKind::flush_tail, x};
+    if (std::fabs(want) <= exact_pow2(info(fmt).emin)) return {FiniteKind::flush_subnormal, std::fabs(x)};
+  }
+  // worst: the greatest x, where a negative side's wrong sign starts (seen from zero).
+  if (zero_sign) return {std::signbit(got) ? FiniteKind::zero_sign_minus : FiniteKind::zero_sign_plus, x};
+  if (breaks) return {FiniteKind::accuracy, ulp};
+  return {FiniteKind::none, 0};
+}
+// Each such place as an observation's kind and fact.
+DefectKind defect_kind_of(FiniteKind k);
+const char* fact_of(FiniteKind k);
+
+// fold_verdict's steps once the claims are judged (claim_ok: the row's claim is met, or it claims
+// nothing; framework_ok: the framework default is): the first breaks, the wrong zeros.
+inline void note_verdict(Row& row, double x, double got, double want, double ulp, bool zero_sign,
+                         bool claim_ok, bool framework_ok, bool wrong_zero) {
+  if (!claim_ok && row.claim_breaks++ == 0) {
+    row.break_x = x;
+    row.break_got = got;
+    row.break_expected = want;
+    row.break_ulp = ulp;
+    row.break_zero_sign = zero_sign;
+  }
+  if (!framework_ok && row.framework_breaks++ == 0) {
+    row.framework_break_x = x;
+    row.framework_break_got = got;
+    row.framework_break_expected = want;
+  }
+  // A zero result where zero is not even a faithful rounding of the exact value.
+  if (wrong_zero) {
+    ++row.wrong_zeros;
+    // The negative tail's collapse: the greatest x <= -1 (flushes of tiny results, e.g. of
+    // subnormals, are counted but do not move it).
+    if (x <= -1 && (!row.wrong_zero_max_x || x > *row.wrong_zero_max_x)) row.wrong_zero_max_x = x;
+  }
+}
 void classify_kind(Row& row, const Claim& framework, double x, double got, double want, const Error& e,
                    Format fmt);
 void fold_verdict(Row& row, const Claim& framework, double x, double got, double want, const Error& e);

@@ -40,6 +40,11 @@ static_assert(kMaxLanes <= kParts && kParts % kMaxLanes == 0);
 constexpr Format kFmt = Format::binary32;
 
 HWY_INLINE std::size_t count(Mask m) { return hn::CountTrue(D(), m); }
+// A count a lane apart: one more in each lane of m; and the lanes' total.
+HWY_INLINE VecI add_if(VecI c, Mask m) { return c + hn::IfThenElseZero(MI(m), SI(1)); }
+HWY_INLINE std::size_t total_of(VecI c) {
+  return static_cast<std::size_t>(hn::GetLane(hn::SumOfLanes(DI(), c)));
+}
 HWY_INLINE double max_of(Vec v) { return hn::GetLane(hn::MaxOfLanes(D(), v)); }
 
 // The region of each lane's x as one number: the interval region (regions.hpp's order, by the
@@ -61,14 +66,15 @@ HWY_INLINE VecI region_code(Vec x) {
 // stats_add's figures over the lanes of a run of inputs in one region.
 struct RegionAcc {
   std::int64_t code = -1;  // region_code; -1: nothing yet
-  std::size_t n = 0, finite = 0, cr = 0, faithful = 0, below = 0, subf = 0, nan_mm = 0, zs_mm = 0;
+  // The counts, a lane apart (added up when the run ends).
+  VecI n, finite, cr, faithful, below, subf, nan_mm, zs_mm;
   Vec max_ulp, max_abs, max_rel, max_abs_res, max_rel_norm;
   VecI max_at;
   Vec sum[kParts / kMaxLanes], sumsq[kParts / kMaxLanes];
   void reset(std::int64_t c) {
     const D d;
     code = c;
-    n = finite = cr = faithful = below = subf = nan_mm = zs_mm = 0;
+    n = finite = cr = faithful = below = subf = nan_mm = zs_mm = hn::Zero(DI());
     max_ulp = S(-kInf);
     max_abs = max_rel = max_abs_res = max_rel_norm = hn::Zero(d);
     max_at = hn::Zero(DI());
@@ -87,7 +93,9 @@ HWY_INLINE double total(const Vec* parts) {
 // The run's figures into its region's Stats (and the subnormal region's), as stats_add on each
 // of its results in turn would leave them (the sums aside: see above).
 void flush(Row& row, const RegionAcc& a, const double* x, const double* got) {
-  if (a.code < 0 || a.n == 0) return;
+  if (a.code < 0) return;
+  const std::size_t n = total_of(a.n);
+  if (n == 0) return;
   const double m = max_of(a.max_ulp);
   const std::int64_t at = hn::GetLane(
       hn::MinOfLanes(DI(), hn::IfThenElse(MI(a.max_ulp == S(m)), a.max_at, SI(std::numeric_limits<std::int64_t>::max()))));
@@ -95,25 +103,25 @@ void flush(Row& row, const RegionAcc& a, const double* x, const double* got) {
   const double mabs = max_of(a.max_abs), mrel = max_of(a.max_rel), mres = max_of(a.max_abs_res),
                mnorm = max_of(a.max_rel_norm);
   auto into = [&](Stats& s) {
-    s.count += a.n;
+    s.count += n;
     if (!s.worst_x || m > s.max_ulp) {
       s.max_ulp = m;
       s.worst_x = x[at];
       s.worst_got = got[at];
     }
-    s.finite += a.finite;
+    s.finite += total_of(a.finite);
     s.mean_ulp += sum;
     s.rms_ulp += sumsq;
-    s.correctly_rounded += a.cr;
-    s.faithful += a.faithful;
+    s.correctly_rounded += total_of(a.cr);
+    s.faithful += total_of(a.faithful);
     s.max_abs = std::max(s.max_abs, mabs);
     s.max_rel = std::max(s.max_rel, mrel);
-    s.abs_below_resolution += a.below;
+    s.abs_below_resolution += total_of(a.below);
     s.max_abs_resolved = std::max(s.max_abs_resolved, mres);
-    s.rel_subnormal_faithful += a.subf;
+    s.rel_subnormal_faithful += total_of(a.subf);
     s.max_rel_normal = std::max(s.max_rel_normal, mnorm);
-    s.nan_mismatches += a.nan_mm;
-    s.zero_sign_mismatches += a.zs_mm;
+    s.nan_mismatches += total_of(a.nan_mm);
+    s.zero_sign_mismatches += total_of(a.zs_mm);
   };
   into(row.regions[static_cast<std::size_t>(a.code % kSubnormalCode)]);
   if (a.code >= kSubnormalCode) into(row.regions[static_cast<std::size_t>(Region::subnormal)]);
@@ -142,27 +150,26 @@ HWY_INLINE Mask meets_v(const Claim& c, Vec ulp, Vec abs, Vec want, Mask zs) {
   return hn::FirstN(d, 0);
 }
 
-// The observations the light way of FoldChunk adds to, by index into row.observations (found or
-// added on first use; indices stay valid as others are added).
+// The observations the light way of FoldChunk adds to (classify_finite_result's places), by index
+// into row.observations (found or added on first use; indices stay valid as others are added).
 struct ObservationSlots {
-  enum Slot { accuracy, zero_sign_minus, zero_sign_plus, flush_tail, flush_subnormal, kSlots };
+  static constexpr std::size_t kSlots = static_cast<std::size_t>(FiniteKind::accuracy) + 1;
+  static constexpr std::size_t kNone = ~std::size_t{0};
   std::size_t index[kSlots];
   ObservationSlots() { std::fill(std::begin(index), std::end(index), kNone); }
-  Observation& get(Row& row, Slot s) {
+  Observation& get(Row& row, FiniteKind k) {
+    const auto s = static_cast<std::size_t>(k);
     if (index[s] == kNone) {
-      static constexpr DefectKind kind[kSlots] = {DefectKind::accuracy, DefectKind::zero_sign, DefectKind::zero_sign,
-                                                  DefectKind::flush, DefectKind::flush};
-      static constexpr const char* fact[kSlots] = {"", "-0", "+0", "tail", "subnormal"};
-      Observation& o = row.observation(kind[s], fact[s]);
+      Observation& o = row.observation(defect_kind_of(k), fact_of(k));
       index[s] = static_cast<std::size_t>(&o - row.observations.data());
     }
     return row.observations[index[s]];
   }
-  static constexpr std::size_t kNone = ~std::size_t{0};
 };
 
 // The flagged lanes of a vector at once, where one result after the other would only add to
-// counts and extremes: every flagged lane takes the light way into one observation, whose first
+// counts and extremes: every flagged lane takes the light way into one observation (its place by
+// classify_finite_result's tests, made on the lanes below), whose first
 // point and sample are already there; the claim's and the framework's first breaks are set where
 // they break; the failure list is full. Then add() on each is count, worst (the largest size,
 // first at ties, replacing only a larger one), lo/hi and breaks_claim; fold_verdict is counts,
@@ -181,19 +188,19 @@ HWY_INLINE bool saturated(Row& row, const SweepChunk& c, Mask flagged, Mask ligh
   const Mask zsv = hn::AndNot(hn::Or(tail, sub), zs);
   const Mask acc = hn::AndNot(hn::Or(hn::Or(tail, sub), zsv), breaks);
   const Mask neg = hn::RebindMask(d, hn::BitCast(di, got) < hn::Zero(di));
-  ObservationSlots::Slot slot;
+  FiniteKind slot;
   Vec size;
   Mask in;
   if (hn::AllTrue(d, hn::Or(hn::Not(flagged), acc))) {
-    slot = ObservationSlots::accuracy, size = ulp, in = acc;
+    slot = FiniteKind::accuracy, size = ulp, in = acc;
   } else if (hn::AllTrue(d, hn::Or(hn::Not(flagged), hn::And(zsv, neg)))) {
-    slot = ObservationSlots::zero_sign_minus, size = x, in = zsv;
+    slot = FiniteKind::zero_sign_minus, size = x, in = zsv;
   } else if (hn::AllTrue(d, hn::Or(hn::Not(flagged), hn::AndNot(neg, zsv)))) {
-    slot = ObservationSlots::zero_sign_plus, size = x, in = zsv;
+    slot = FiniteKind::zero_sign_plus, size = x, in = zsv;
   } else if (hn::AllTrue(d, hn::Or(hn::Not(flagged), tail))) {
-    slot = ObservationSlots::flush_tail, size = x, in = tail;
+    slot = FiniteKind::flush_tail, size = x, in = tail;
   } else if (hn::AllTrue(d, hn::Or(hn::Not(flagged), sub))) {
-    slot = ObservationSlots::flush_subnormal, size = hn::Abs(x), in = sub;
+    slot = FiniteKind::flush_subnormal, size = hn::Abs(x), in = sub;
   } else {
     return false;
   }
@@ -220,7 +227,13 @@ HWY_INLINE bool saturated(Row& row, const SweepChunk& c, Mask flagged, Mask ligh
   // fold_verdict: counts; the failing per region of x (regions_of: its interval, subnormal, overall).
   row.claim_breaks += count(cb);
   row.framework_breaks += count(fb);
-  if (!hn::AllFalse(d, cb)) {
+  const std::int64_t c0 = hn::GetLane(code);
+  if (!hn::AllFalse(d, cb) && hn::AllTrue(d, hn::Or(hn::Not(cb), M(code == SI(c0))))) {
+    const std::size_t k = count(cb);  // one region for all of them
+    failing[static_cast<std::size_t>(c0 % kSubnormalCode)] += k;
+    if (c0 >= kSubnormalCode) failing[static_cast<std::size_t>(Region::subnormal)] += k;
+    failing[static_cast<std::size_t>(Region::overall)] += k;
+  } else if (!hn::AllFalse(d, cb)) {
     HWY_ALIGN std::int64_t cs[kMaxLanes], bs[kMaxLanes];
     hn::Store(code, di, cs);
     hn::Store(hn::VecFromMask(di, MI(cb)), di, bs);
@@ -262,12 +275,26 @@ void FoldChunk(Row* row_p, const Claim* framework_p, const SweepChunk* c_p,
   // The row-wide figures of classify_finite, and the histogram, over the chunk.
   Vec fw_max = S(-kInf), tail_min = inf;
   VecI fw_at = hn::Zero(di);
-  std::size_t narrow = 0, narrow16 = 0, narrow_bf16 = 0, no_result = 0;
+  VecI narrow = hn::Zero(di), narrow16 = hn::Zero(di), narrow_bf16 = hn::Zero(di);
+  std::size_t no_result = 0;
   // The histogram's counts: zero, the bins, infinite; a copy per lane, so that increments of one
   // bin in a row do not wait for one another.
   constexpr std::size_t kHistSlots = kHistHi - kHistLo + 3;
   std::array<std::uint32_t, kHistSlots * kMaxLanes> hist{};  // slot s, lane j at [kMaxLanes s + j]
   const VecI iota = hn::Iota(di, 0);
+  // The chunk's inputs are consecutive patterns as a rule: then x is monotone across it, and when
+  // its two ends share a region, every input does (and none is in the plot's range when both ends
+  // lie beyond one end of it).
+  bool one_region = false, no_plot = false;
+  std::int64_t chunk_code = 0;
+  if (c.n > 0 && c.bits[c.n - 1] - c.bits[0] == c.n - 1) {
+    auto code_of = [](double v) {
+      return static_cast<std::int64_t>(interval_region(v)) + (subnormal_in(v, kFmt) ? kSubnormalCode : 0);
+    };
+    chunk_code = code_of(c.x[0]);
+    one_region = code_of(c.x[c.n - 1]) == chunk_code;
+    no_plot = (c.x[0] > kPlotHi && c.x[c.n - 1] > kPlotHi) || (c.x[0] < kPlotLo && c.x[c.n - 1] < kPlotLo);
+  }
 
   for (std::size_t i = 0; i < c.n; i += L) {
     const std::size_t m = std::min(L, c.n - i);
@@ -382,7 +409,7 @@ void FoldChunk(Row* row_p, const Claim* framework_p, const SweepChunk* c_p,
 
     // stats_add, by region: each region present in the vector in turn (a vector holds one,
     // but where x crosses an edge).
-    const VecI code = region_code(x);
+    const VecI code = one_region ? SI(chunk_code) : region_code(x);
     const VecI idx = iota + SI(static_cast<std::int64_t>(i));
     const std::size_t part = (i % kParts) / L;
     const Vec abs_nn = hn::IfThenElse(hn::IsNaN(abs), inf, abs), rel_nn = hn::IfThenElse(hn::IsNaN(rel), inf, rel);
@@ -390,35 +417,35 @@ void FoldChunk(Row* row_p, const Claim* framework_p, const SweepChunk* c_p,
     while (!hn::AllFalse(d, left)) {
       // The region of the first lane left (as a rule, every lane's).
       std::int64_t first = hn::GetLane(code);
-      if (!hn::AllTrue(d, hn::Or(hn::Not(left), M(code == SI(first))))) {
+      if (!one_region && !hn::AllTrue(d, hn::Or(hn::Not(left), M(code == SI(first))))) {
         HWY_ALIGN std::int64_t cs[kMaxLanes];
         hn::Store(code, di, cs);
         first = cs[hn::FindFirstTrue(d, left)];
       }
-      const Mask in = hn::And(left, M(code == SI(first)));
+      const Mask in = one_region ? left : hn::And(left, M(code == SI(first)));
       left = hn::AndNot(in, left);
       if (acc.code != first) {
         flush(row, acc, c.x, c.got);
         acc.reset(first);
       }
-      acc.n += count(in);
+      acc.n = add_if(acc.n, in);
       const Mask up = hn::And(in, ulp > acc.max_ulp);
       acc.max_ulp = hn::IfThenElse(up, ulp, acc.max_ulp);
       acc.max_at = hn::IfThenElse(MI(up), idx, acc.max_at);
       const Mask fin = hn::And(in, ulp < inf);
-      acc.finite += count(fin);
+      acc.finite = add_if(acc.finite, fin);
       acc.sum[part] = acc.sum[part] + hn::IfThenElseZero(fin, ulp);
       acc.sumsq[part] = acc.sumsq[part] + hn::IfThenElseZero(fin, ulp * ulp);
-      acc.cr += count(hn::And(in, ulp <= S(0.5)));
-      acc.faithful += count(hn::And(in, ulp < S(1.0)));
+      acc.cr = add_if(acc.cr, hn::And(in, ulp <= S(0.5)));
+      acc.faithful = add_if(acc.faithful, hn::And(in, ulp < S(1.0)));
       acc.max_abs = hn::Max(acc.max_abs, hn::IfThenElseZero(in, abs_nn));
       acc.max_rel = hn::Max(acc.max_rel, hn::IfThenElseZero(in, rel_nn));
-      acc.below += count(hn::And(in, below));
+      acc.below = add_if(acc.below, hn::And(in, below));
       acc.max_abs_res = hn::Max(acc.max_abs_res, hn::IfThenElseZero(hn::AndNot(below, in), abs_nn));
-      acc.subf += count(hn::And(in, subf));
+      acc.subf = add_if(acc.subf, hn::And(in, subf));
       acc.max_rel_norm = hn::Max(acc.max_rel_norm, hn::IfThenElseZero(hn::AndNot(subf, in), rel_nn));
-      acc.nan_mm += count(hn::And(in, nn_mm));
-      acc.zs_mm += count(hn::And(in, zs_mm));
+      acc.nan_mm = add_if(acc.nan_mm, hn::And(in, nn_mm));
+      acc.zs_mm = add_if(acc.zs_mm, hn::And(in, zs_mm));
     }
 
     // histogram_add: bin ceil(log2 ulp) from the bits, zero and infinite apart.
@@ -445,7 +472,7 @@ void FoldChunk(Row* row_p, const Claim* framework_p, const SweepChunk* c_p,
 
     // The plot envelope over [kPlotLo, kPlotHi]: one bin for the vector, as a rule.
     {
-      const Mask on = hn::And(valid, hn::And(x >= S(kPlotLo), x <= S(kPlotHi)));
+      const Mask on = no_plot ? hn::FirstN(d, 0) : hn::And(valid, hn::And(x >= S(kPlotLo), x <= S(kPlotHi)));
       const Vec val = hn::IfThenElse(hn::IsNaN(ulp), inf, ulp);
       if (hn::AllTrue(d, on) && m == L && plot_bin(c.x[i]) == plot_bin(c.x[i + L - 1])) {
         // x is monotone over a vector of consecutive inputs: one bin for every lane.
@@ -484,11 +511,11 @@ void FoldChunk(Row* row_p, const Claim* framework_p, const SweepChunk* c_p,
       const Vec a = hn::Abs(got);
       const Mask nar = hn::And(xfin, hn::And(a >= S(0x1p-14), a <= S(65504)));
       const VecI gb = hn::BitCast(di, got);
-      narrow += count(nar);
-      narrow16 += count(hn::And(nar, M(hn::And(gb, SI((std::int64_t{1} << (53 - info(Format::binary16).precision)) - 1)) ==
-                                       hn::Zero(di))));
-      narrow_bf16 += count(hn::And(nar, M(hn::And(gb, SI((std::int64_t{1} << (53 - info(Format::bfloat16).precision)) - 1)) ==
-                                          hn::Zero(di))));
+      narrow = add_if(narrow, nar);
+      narrow16 = add_if(narrow16, hn::And(nar, M(hn::And(gb, SI((std::int64_t{1} << (53 - info(Format::binary16).precision)) - 1)) ==
+                                               hn::Zero(di))));
+      narrow_bf16 = add_if(narrow_bf16, hn::And(nar, M(hn::And(gb, SI((std::int64_t{1} << (53 - info(Format::bfloat16).precision)) - 1)) ==
+                                                  hn::Zero(di))));
       tail_min = hn::Min(tail_min, hn::IfThenElse(hn::And(gfin, hn::And(x <= S(-1), got != zero)), x, inf));
     }
 
@@ -533,33 +560,11 @@ void FoldChunk(Row* row_p, const Claim* framework_p, const SweepChunk* c_p,
         classify_kind(row, framework, xk, gk, want, e, kFmt);
         fold_verdict(row, framework, xk, gk, want, e);
       } else {
+        // classify_kind's and fold_verdict's steps for such a result, on the masks' verdicts.
         const bool breaks = (claims ? cl_ok[j] : fw_ok[j]) == 0;
-        if (wz[j] != 0 && xk <= -1) {
-          slots.get(row, ObservationSlots::flush_tail).add(xk, want, gk, xk, breaks);
-        } else if (wz[j] != 0 && std::fabs(want) <= least_normal) {
-          slots.get(row, ObservationSlots::flush_subnormal).add(xk, want, gk, std::fabs(xk), breaks);
-        } else if (zs[j] != 0) {
-          slots.get(row, std::signbit(gk) ? ObservationSlots::zero_sign_minus : ObservationSlots::zero_sign_plus)
-              .add(xk, want, gk, xk, breaks);
-        } else if (breaks) {
-          slots.get(row, ObservationSlots::accuracy).add(xk, want, gk, uk, true);
-        }
-        if (cl_ok[j] == 0 && row.claim_breaks++ == 0) {
-          row.break_x = xk;
-          row.break_got = gk;
-          row.break_expected = want;
-          row.break_ulp = uk;
-          row.break_zero_sign = zs[j] != 0;
-        }
-        if (fw_ok[j] == 0 && row.framework_breaks++ == 0) {
-          row.framework_break_x = xk;
-          row.framework_break_got = gk;
-          row.framework_break_expected = want;
-        }
-        if (wz[j] != 0) {
-          ++row.wrong_zeros;
-          if (xk <= -1 && (!row.wrong_zero_max_x || xk > *row.wrong_zero_max_x)) row.wrong_zero_max_x = xk;
-        }
+        const Classified place = classify_finite_result(xk, gk, want, uk, zs[j] != 0, breaks, kFmt);
+        if (place.kind != FiniteKind::none) slots.get(row, place.kind).add(xk, want, gk, place.size, breaks);
+        note_verdict(row, xk, gk, want, uk, zs[j] != 0, cl_ok[j] != 0, fw_ok[j] != 0, wz[j] != 0);
       }
       if (row.claim_breaks == before) continue;
       for (Region r : regions_of(xk, kFmt)) ++(*failing)[static_cast<std::size_t>(r)];
@@ -585,9 +590,9 @@ void FoldChunk(Row* row_p, const Claim* framework_p, const SweepChunk* c_p,
       row.finite_worst_got = c.got[at];
     }
   }
-  row.narrow_checked += narrow;
-  row.narrow_in_binary16 += narrow16;
-  row.narrow_in_bfloat16 += narrow_bf16;
+  row.narrow_checked += total_of(narrow);
+  row.narrow_in_binary16 += total_of(narrow16);
+  row.narrow_in_bfloat16 += total_of(narrow_bf16);
   const double tm = hn::GetLane(hn::MinOfLanes(d, tail_min));
   if (tm < kInf && (!row.tail_min_nonzero_x || tm < *row.tail_min_nonzero_x)) row.tail_min_nonzero_x = tm;
 }
