@@ -43,6 +43,8 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <optional>
+#include <vector>
 
 #include "fast_path.hpp"
 #include "fast_scalar.hpp"
@@ -750,9 +752,47 @@ std::size_t evaluate_batch(Form form, Quantity q, Format fmt, const double* x, s
                                              x, n, &out, ok, outside);
 }
 
-const char* target_name() {
-  const std::int64_t t = hwy::SupportedTargets() & HWY_TARGETS;
-  return hwy::TargetName(t & -t);  // the best: the lowest bit set
+// One compiled target's EvaluateBatch by its namespace (Highway names them N_<TARGET>), for the
+// test that every target gives the same results.
+std::optional<std::size_t> evaluate_batch_on(std::int64_t target, Form form, Quantity q, Format fmt,
+                                             const double* x, std::size_t n, const RoundedColumns& out,
+                                             unsigned char* ok) {
+  if ((hwy::SupportedTargets() & HWY_TARGETS & target) == 0) return std::nullopt;
+  bool outside = false;
+  const int f = static_cast<int>(form), qq = static_cast<int>(q), ff = static_cast<int>(fmt);
+  switch (target) {
+#define GELUCHECK_ON(T, NS) \
+  case T: return NS::EvaluateBatch(f, qq, ff, x, n, &out, ok, &outside);
+#if HWY_TARGETS & HWY_AVX3_DL
+    GELUCHECK_ON(HWY_AVX3_DL, N_AVX3_DL)
+#endif
+#if HWY_TARGETS & HWY_AVX3
+    GELUCHECK_ON(HWY_AVX3, N_AVX3)
+#endif
+#if HWY_TARGETS & HWY_AVX2
+    GELUCHECK_ON(HWY_AVX2, N_AVX2)
+#endif
+#if HWY_TARGETS & HWY_SSE4
+    GELUCHECK_ON(HWY_SSE4, N_SSE4)
+#endif
+#if HWY_TARGETS & HWY_SSSE3
+    GELUCHECK_ON(HWY_SSSE3, N_SSSE3)
+#endif
+#if HWY_TARGETS & HWY_EMU128
+    GELUCHECK_ON(HWY_EMU128, N_EMU128)
+#endif
+#if HWY_TARGETS & HWY_SCALAR
+    GELUCHECK_ON(HWY_SCALAR, N_SCALAR)
+#endif
+#undef GELUCHECK_ON
+    default: return std::nullopt;
+  }
+}
+
+std::vector<std::int64_t> targets() {
+  std::vector<std::int64_t> out;
+  for (std::int64_t t = hwy::SupportedTargets() & HWY_TARGETS; t != 0; t &= t - 1) out.push_back(t & -t);
+  return out;  // the lowest bit is the best target
 }
 
 }  // namespace gelucheck::ref::fast

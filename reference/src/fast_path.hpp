@@ -5,6 +5,8 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
+#include <vector>
 
 #include "gelucheck/fast_reference.hpp"
 
@@ -20,7 +22,13 @@ namespace gelucheck::ref::fast {
 std::size_t evaluate_batch(Form form, Quantity q, Format fmt, const double* x, std::size_t n,
                            const RoundedColumns& out, unsigned char* ok, bool* outside);
 
-// The Highway target evaluate_batch runs on this CPU (hwy::TargetName's words), for reports.
-const char* target_name();
+// evaluate_batch on one Highway target (HWY_AVX2, ...), or nothing when that target was not built
+// or this CPU lacks it.
+std::optional<std::size_t> evaluate_batch_on(std::int64_t target, Form form, Quantity q, Format fmt,
+                                             const double* x, std::size_t n, const RoundedColumns& out,
+                                             unsigned char* ok);
+
+// The targets built that this CPU runs, best (the one evaluate_batch runs) first.
+std::vector<std::int64_t> targets();
 
 }  // namespace gelucheck::ref::fast

@@ -139,6 +139,13 @@ void round_batch(Form form, Quantity q, Format fmt, std::span<const double> x,
 }
 
 namespace testing {
+std::vector<std::int64_t> fast_path_targets() { return fast::targets(); }
+
+bool fast_path_on(std::int64_t target, Form form, Quantity q, Format fmt, std::span<const double> x,
+                  const RoundedColumns& out, unsigned char* ok) {
+  return fast::evaluate_batch_on(target, form, q, fmt, x.data(), x.size(), out, ok).has_value();
+}
+
 namespace {
 // The best compiled target without a fused multiply-add: on x86-64 SSE4, elsewhere whichever
 // of the portable ones Highway built (0: none).

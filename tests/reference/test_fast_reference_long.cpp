@@ -1,6 +1,8 @@
 // Long tier: the fast reference over every binary32 input. Three parts (gtest filters select):
 //   EveryInput.FallbackCounts     every non-NaN binary32 input of the four functions through
 //                                 round_batch (all cores): how many the MPFR fallback decided.
+//   EveryInput.TargetsAgree       every such input on every Highway target this CPU runs: the
+//                                 same results, bit for bit, as on the best.
 //   Strided.AgreesWithMpfr        every S-th binary32 bit pattern (S = GELUCHECK_FASTREF_STRIDE,
 //                                 default 4099: ~1.05 million inputs a function) compared with
 //                                 enclose(), all four functions, bit for bit.
@@ -21,6 +23,8 @@
 #include <string>
 #include <thread>
 #include <vector>
+
+#include <hwy/targets.h>
 
 #include "fast_compare.hpp"
 #include "gelucheck/fast_reference.hpp"
@@ -88,6 +92,77 @@ TEST(EveryInput, FallbackCounts) {
                 static_cast<unsigned long long>(fast + fallback),
                 static_cast<unsigned long long>(fallback.load()), seconds_since(t0), threads());
     std::fflush(stdout);  // one line a function, seen as it comes
+  }
+}
+
+// Every Highway target this CPU runs gives the best target's results, bit for bit (every field,
+// and which inputs it leaves to the MPFR fallback), on every non-NaN binary32 input of the four
+// functions: each lane gets the operations one input gets alone whatever the vector width, and the
+// one operation that differs (the exact product: fused where the target has FMA, Dekker's
+// elsewhere) is exact either way. So the whole-range comparison with MPFR, made on one target
+// (records/fastref-every-input), holds for every target that agrees here.
+TEST(EveryInput, TargetsAgree) {
+  const std::vector<std::int64_t> targets = ref::testing::fast_path_targets();
+  ASSERT_FALSE(targets.empty());
+  if (targets.size() == 1) GTEST_SKIP() << "only one target on this CPU";
+  for (const Fn& fn : kAll) {
+    const auto t0 = std::chrono::steady_clock::now();
+    std::atomic<std::uint64_t> count{0}, differ{0};
+    std::mutex mu;
+    std::vector<std::string> bad;
+    parallel_chunks(1ull << 32, 1 << 12, [&](std::uint64_t b, std::uint64_t e) {
+      std::vector<double> xs;
+      for (std::uint64_t i = b; i < e; ++i) {
+        const double x = as_double(static_cast<std::uint32_t>(i));
+        if (!std::isnan(x)) xs.push_back(x);
+      }
+      const std::size_t n = xs.size();
+      struct Out {
+        std::vector<double> f[5];
+        std::vector<std::int64_t> sc, fl;
+        std::vector<unsigned char> ok;
+      };
+      std::vector<Out> outs(targets.size());
+      for (std::size_t t = 0; t < targets.size(); ++t) {
+        Out& o = outs[t];
+        for (auto& v : o.f) v.resize(n);
+        o.sc.resize(n);
+        o.fl.resize(n);
+        o.ok.resize(n);
+        ASSERT_TRUE(ref::testing::fast_path_on(
+            targets[t], fn.form, fn.q, Format::binary32, xs,
+            {o.f[0].data(), o.f[1].data(), o.f[2].data(), o.f[3].data(), o.f[4].data(), o.sc.data(), o.fl.data()},
+            o.ok.data()));
+      }
+      auto same = [](double a, double c) {
+        std::uint64_t u, v;
+        std::memcpy(&u, &a, 8);
+        std::memcpy(&v, &c, 8);
+        return u == v;
+      };
+      for (std::size_t i = 0; i < n; ++i)
+        for (std::size_t t = 1; t < targets.size(); ++t) {
+          const Out& a = outs[0];
+          const Out& o = outs[t];
+          bool eq = a.ok[i] == o.ok[i];
+          if (eq && a.ok[i])
+            for (int k = 0; k < 5; ++k) eq = eq && same(a.f[k][i], o.f[k][i]);
+          if (eq && a.ok[i]) eq = a.sc[i] == o.sc[i] && a.fl[i] == o.fl[i];
+          if (eq) continue;
+          ++differ;
+          std::lock_guard<std::mutex> lock(mu);
+          if (bad.size() < 20)
+            bad.push_back(std::string(name(fn.form)) + " " + std::string(name(fn.q)) + " x = " + hexfloat(xs[i]) +
+                          ": target " + hwy::TargetName(targets[t]) + " differs from " + hwy::TargetName(targets[0]));
+        }
+      count += n;
+    });
+    for (const std::string& m : bad) ADD_FAILURE() << m;
+    std::printf("%s %s: %llu inputs on %zu targets (", name(fn.form).data(), name(fn.q).data(),
+                static_cast<unsigned long long>(count.load()), targets.size());
+    for (std::size_t t = 0; t < targets.size(); ++t) std::printf("%s%s", t ? ", " : "", hwy::TargetName(targets[t]));
+    std::printf("), %llu differences, %.0f s\n", static_cast<unsigned long long>(differ.load()), seconds_since(t0));
+    std::fflush(stdout);
   }
 }
 

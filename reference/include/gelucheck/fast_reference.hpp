@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <span>
+#include <vector>
 
 #include "gelucheck/common.hpp"
 
@@ -57,6 +58,14 @@ void round_columns(Form form, Quantity q, Format fmt, std::span<const double> x,
 Rounded round_mpfr(Form form, Quantity q, Format fmt, double x);
 
 namespace testing {
+// The Highway targets (HWY_AVX3, HWY_AVX2, ...) the fast path was built for that this CPU runs,
+// best (the one round_batch uses) first; and the fast path alone on one of them: ok[i] and the
+// columns' entries as round_columns gives them where ok[i] (no MPFR fallback, no input check).
+// False when that target is not one of these. For the test that every target computes the same
+// results (tests/reference/test_fast_reference_long.cpp, EveryInput.TargetsAgree).
+std::vector<std::int64_t> fast_path_targets();
+bool fast_path_on(std::int64_t target, Form form, Quantity q, Format fmt, std::span<const double> x,
+                  const RoundedColumns& out, unsigned char* ok);
 // Test hook: while one is alive (on this thread), the fast path moves each approximation by `rel`
 // of itself without widening its error bound: a deliberately wrong bound, which the comparison
 // with the MPFR path must catch (tests/reference/test_fast_reference.cpp).
