@@ -38,8 +38,6 @@ namespace {
 using json = nlohmann::ordered_json;
 constexpr Format kFmt = Format::binary32;
 
-bool is_nan_pattern(std::uint64_t b) { return (b & 0x7f800000u) == 0x7f800000u && (b & 0x7fffffu) != 0; }
-
 std::string hex32(std::uint64_t b) {
   char buf[24];
   std::snprintf(buf, sizeof buf, "0x%08llx", static_cast<unsigned long long>(b));
@@ -377,14 +375,23 @@ void sweep_block(subject::Subject& sub, const BitRange& block, Sweep& b) {
   thread_local std::vector<std::uint32_t> bits;
   xs.resize(block.hi - block.lo);
   bits.resize(block.hi - block.lo);
+  // The block's runs of non-NaN patterns (the NaNs are 0x7f800001..0x7fffffff and
+  // 0xff800001..0xffffffff), each pattern's value as from_bits gives it (the conversion is exact).
   std::size_t n = 0;
-  for (std::uint64_t p = block.lo; p < block.hi; ++p) {
-    // A binary32 pattern's value, as from_bits gives it (non-NaN: the conversion is exact); a NaN
-    // pattern is written and then overwritten by the next.
-    xs[n] = static_cast<double>(std::bit_cast<float>(static_cast<std::uint32_t>(p)));
-    bits[n] = static_cast<std::uint32_t>(p);
-    n += !is_nan_pattern(p);
+  std::uint64_t from = block.lo;
+  auto take = [&](std::uint64_t to) {  // the patterns [from, to), none a NaN
+    for (std::uint64_t p = from; p < to; ++p) {
+      xs[n + (p - from)] = static_cast<double>(std::bit_cast<float>(static_cast<std::uint32_t>(p)));
+      bits[n + (p - from)] = static_cast<std::uint32_t>(p);
+    }
+    n += to > from ? to - from : 0;
+  };
+  for (const BitRange& nan : {BitRange{0x7f800001u, 0x80000000u}, BitRange{0xff800001u, kAllPatterns}}) {
+    if (nan.hi <= from || nan.lo >= block.hi) continue;
+    take(std::min(block.hi, nan.lo));
+    from = std::max(from, nan.hi);
   }
+  take(block.hi);
   xs.resize(n);
   bits.resize(n);
   b.done = {block};
