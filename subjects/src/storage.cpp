@@ -64,16 +64,19 @@ std::vector<unsigned char> encode(Format fmt, std::span<const double> values) {
   const std::size_t w = element_size(fmt);
   std::vector<unsigned char> out(values.size() * w);
   if (fmt == Format::binary32) {
-    // The exhaustive sweep's format, in one pass without a branch: a non-NaN double is a value of
-    // binary32 exactly when the conversion is exact (to_bits says the same). A NaN (whose payload
-    // to_bits keeps) or a value that is not one makes the general encoder below do it all.
-    bool exact = true;
-    for (std::size_t i = 0; i < values.size(); ++i) {
-      const auto f = static_cast<float>(values[i]);
-      exact &= static_cast<double>(f) == values[i];  // false for a NaN
-      std::memcpy(out.data() + i * 4, &f, 4);
+    // The exhaustive sweep's format, in loops without a branch that vectorize: a non-NaN double is
+    // a value of binary32 exactly when the conversion is exact (to_bits says the same). A NaN
+    // (whose payload to_bits keeps) or a value that is not one makes the general encoder below do
+    // it all.
+    std::vector<float> f(values.size());
+    for (std::size_t i = 0; i < values.size(); ++i) f[i] = static_cast<float>(values[i]);
+    std::size_t inexact = 0;
+    for (std::size_t i = 0; i < values.size(); ++i)
+      inexact += static_cast<double>(f[i]) != values[i];  // true for a NaN
+    if (inexact == 0) {
+      std::memcpy(out.data(), f.data(), out.size());
+      return out;
     }
-    if (exact) return out;
   }
   for (std::size_t i = 0; i < values.size(); ++i) {
     const std::optional<std::uint64_t> b = to_bits(values[i], fmt);
@@ -88,16 +91,14 @@ std::vector<double> decode(Format fmt, const void* storage, std::size_t n) {
   std::vector<double> out(n);
   if (fmt == Format::binary32) {
     // As load(), without the general decoder where the widening is exact (every non-NaN), in
-    // one pass without a branch; the NaNs (whose payloads load() keeps) again by load().
-    const auto* p = static_cast<const unsigned char*>(storage);
-    bool nan = false;
-    for (std::size_t i = 0; i < n; ++i) {
-      float f;
-      std::memcpy(&f, p + i * 4, 4);
-      nan |= f != f;
-      out[i] = static_cast<double>(f);
-    }
-    if (nan)
+    // loops without a branch that vectorize; the NaNs (whose payloads load() keeps) again by
+    // load().
+    std::vector<float> f(n);
+    std::memcpy(f.data(), storage, n * 4);
+    std::size_t nan = 0;
+    for (std::size_t i = 0; i < n; ++i) out[i] = static_cast<double>(f[i]);
+    for (std::size_t i = 0; i < n; ++i) nan += f[i] != f[i];
+    if (nan != 0)
       for (std::size_t i = 0; i < n; ++i)
         if (std::isnan(out[i])) out[i] = load(fmt, storage, i);
     return out;
