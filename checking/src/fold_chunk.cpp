@@ -31,6 +31,7 @@ namespace hn = hwy::HWY_NAMESPACE;
 using namespace gelucheck::HWY_NAMESPACE::lanes;  // D, Vec, Mask, DI, VecI, MaskI, S, SI, M, MI
 using gelucheck::HWY_NAMESPACE::ErrorLanes;
 using gelucheck::HWY_NAMESPACE::measure_lanes;
+using gelucheck::HWY_NAMESPACE::rel_of;
 
 constexpr int kLaneBits = kMaxLanes == 8 ? 3 : kMaxLanes == 4 ? 2 : kMaxLanes == 2 ? 1 : 0;
 static_assert(kMaxLanes == std::size_t{1} << kLaneBits);
@@ -338,9 +339,17 @@ void FoldChunk(Row* row_p, const Claim* framework_p, const SweepChunk* c_p,
       no_result += count(failed);
       valid = hn::AndNot(failed, valid);
     }
-    // The errors (measure(), lane by lane), measure() itself for the lanes it does not take.
-    const ErrorLanes<D> el = measure_lanes(d, got, rn, rd, ru, hi, lo, sc, fl, kFmt);
+    // The errors (measure(), lane by lane), measure() itself for the lanes it does not take. The
+    // relative error of an unscaled f(x) (a division) only where it is needed: for a lane that
+    // could raise its region's maximum, or one the lanes' figures are read from one by one.
+    const ErrorLanes<D> el = measure_lanes<false>(d, got, rn, rd, ru, hi, lo, sc, fl, kFmt);
     Vec ulp = el.ulp, abs = el.abs, rel = el.rel;
+    Mask rel_pending = hn::And(valid, el.unscaled);
+    auto need_rel = [&]() HWY_ATTR {
+      if (hn::AllFalse(d, rel_pending)) return;
+      rel = rel_of(el, rel_pending, hi, lo);
+      rel_pending = hn::FirstN(d, 0);
+    };
     Mask zs_mm = el.zero_sign, nn_mm = hn::FirstN(d, 0);
     const Mask untaken = hn::AndNot(el.taken, valid);
     if (!hn::AllFalse(d, untaken)) {
@@ -385,6 +394,7 @@ void FoldChunk(Row* row_p, const Claim* framework_p, const SweepChunk* c_p,
                         hn::And(M(fl < SI(fi.emin)), hn::Or(got == rd, got == ru)));
     const Mask odd = hn::And(valid, hn::AndNot(hn::Or(scale0, tiny_scale), hi_fin));
     if (!hn::AllFalse(d, odd)) {
+      need_rel();
       HWY_ALIGN std::int64_t bl[kMaxLanes], sf[kMaxLanes], nn[kMaxLanes], zz[kMaxLanes];
       HWY_ALIGN double u[kMaxLanes], a[kMaxLanes], rr[kMaxLanes];
       hn::Store(hn::VecFromMask(di, MI(below)), di, bl);
@@ -412,7 +422,7 @@ void FoldChunk(Row* row_p, const Claim* framework_p, const SweepChunk* c_p,
     const VecI code = one_region ? SI(chunk_code) : region_code(x);
     const VecI idx = iota + SI(static_cast<std::int64_t>(i));
     const std::size_t part = (i % kParts) / L;
-    const Vec abs_nn = hn::IfThenElse(hn::IsNaN(abs), inf, abs), rel_nn = hn::IfThenElse(hn::IsNaN(rel), inf, rel);
+    const Vec abs_nn = hn::IfThenElse(hn::IsNaN(abs), inf, abs);
     Mask left = valid;
     while (!hn::AllFalse(d, left)) {
       // The region of the first lane left (as a rule, every lane's).
@@ -439,6 +449,15 @@ void FoldChunk(Row* row_p, const Claim* framework_p, const SweepChunk* c_p,
       acc.cr = add_if(acc.cr, hn::And(in, ulp <= S(0.5)));
       acc.faithful = add_if(acc.faithful, hn::And(in, ulp < S(1.0)));
       acc.max_abs = hn::Max(acc.max_abs, hn::IfThenElseZero(in, abs_nn));
+      // A pending lane's rel = RN(ad / |y|) (y = hi + lo, rounded) can exceed a maximum M only if
+      // ad > M |y| exactly; ad <= RN(RN(M |y|)(1 - 2^-51)) rules that out ((1 + u)^2 (1 - 2u) < 1,
+      // u = 2^-53), so such lanes add nothing to either maximum and their division is skipped.
+      if (!hn::AllFalse(d, hn::And(in, rel_pending))) {
+        const Vec ay = hn::Abs(hi + lo), shrink = S(1 - 0x1p-51);
+        const Mask could = hn::Or(el.ad > (acc.max_rel * ay) * shrink, el.ad > (acc.max_rel_norm * ay) * shrink);
+        if (!hn::AllFalse(d, hn::And(hn::And(in, rel_pending), could))) need_rel();
+      }
+      const Vec rel_nn = hn::IfThenElse(hn::IsNaN(rel), inf, rel);
       acc.max_rel = hn::Max(acc.max_rel, hn::IfThenElseZero(in, rel_nn));
       acc.below = add_if(acc.below, hn::And(in, below));
       acc.max_abs_res = hn::Max(acc.max_abs_res, hn::IfThenElseZero(hn::AndNot(below, in), abs_nn));
@@ -540,6 +559,7 @@ void FoldChunk(Row* row_p, const Claim* framework_p, const SweepChunk* c_p,
     HWY_ALIGN std::int64_t fs[kMaxLanes], lt[kMaxLanes], fw_ok[kMaxLanes], cl_ok[kMaxLanes],
         wz[kMaxLanes], zs[kMaxLanes], nn[kMaxLanes];
     HWY_ALIGN double us[kMaxLanes], as[kMaxLanes], rs[kMaxLanes];
+    need_rel();
     hn::Store(ulp, d, us);
     hn::Store(abs, d, as);
     hn::Store(rel, d, rs);

@@ -26,14 +26,16 @@ HWY_BEFORE_NAMESPACE();
 namespace gelucheck::HWY_NAMESPACE {
 
 // The Error of each lane, where `taken` (elsewhere unspecified): ulp, abs, rel, and the zero-sign
-// mismatch (no NaN mismatch is possible in the lanes taken).
+// mismatch (no NaN mismatch is possible in the lanes taken). Without kRel, rel is left 0 in the
+// lanes of an unscaled f(x) (`unscaled`), to be had as rel_of(): its division is what a caller
+// that needs rel only now and then saves; `ad` is |r - f(x)| there.
 template <class D>
 struct ErrorLanes {
-  hwy::HWY_NAMESPACE::Vec<D> ulp, abs, rel;
-  hwy::HWY_NAMESPACE::Mask<D> zero_sign, taken;
+  hwy::HWY_NAMESPACE::Vec<D> ulp, abs, rel, ad;
+  hwy::HWY_NAMESPACE::Mask<D> zero_sign, taken, unscaled;
 };
 
-template <class D, class V = hwy::HWY_NAMESPACE::Vec<D>,
+template <bool kRel = true, class D, class V = hwy::HWY_NAMESPACE::Vec<D>,
           class VI = hwy::HWY_NAMESPACE::Vec<hwy::HWY_NAMESPACE::RebindToSigned<D>>>
 HWY_INLINE ErrorLanes<D> measure_lanes(D d, V r, V rn, V rd, V ru, V hi, V lo, VI scale, VI floor_log2,
                                        Format fmt) {
@@ -60,7 +62,7 @@ HWY_INLINE ErrorLanes<D> measure_lanes(D d, V r, V rn, V rd, V ru, V hi, V lo, V
   const V dl = (s - (dh - db)) + (u - db);
   const V ad = hn::Abs(dh + dl);
   const V abs_a = hn::IfThenElse(hn::And(ad == zero, r != hi + lo), denorm, ad);
-  const V rel_a = ad / hn::Abs(hi + lo);
+  const V rel_a = kRel ? ad / hn::Abs(hi + lo) : zero;
   // B: |y| below 2^-(2^20): a zero r is |y| away (denorm_min, 0 ulp, relative 1), any other r
   // is |r| away (relative +inf).
   const M r0 = r == zero;
@@ -74,7 +76,15 @@ HWY_INLINE ErrorLanes<D> measure_lanes(D d, V r, V rn, V rd, V ru, V hi, V lo, V
   const V sign = hn::Set(d, -0.0);
   const M zs = hn::And(r0, hn::RebindMask(d, hn::BitCast(di, hn::And(r, sign)) != hn::BitCast(di, hn::And(hi, sign))));
   return {ulp, hn::IfThenElse(a, abs_a, hn::IfThenElse(r0, denorm, ar)),
-          hn::IfThenElse(a, rel_a, hn::IfThenElse(r0, hn::Set(d, 1.0), inf)), zs, hn::Or(a, b)};
+          hn::IfThenElse(a, rel_a, hn::IfThenElse(r0, hn::Set(d, 1.0), inf)), ad, zs, hn::Or(a, b), a};
+}
+
+// rel of the unscaled lanes of e (those of lanes, in the other lanes e.rel as it is): measure()'s
+// |r - f(x)| / |f(x)|.
+template <class D, class V = hwy::HWY_NAMESPACE::Vec<D>, class M = hwy::HWY_NAMESPACE::Mask<D>>
+HWY_INLINE V rel_of(const ErrorLanes<D>& e, M lanes, V hi, V lo) {
+  namespace hn = hwy::HWY_NAMESPACE;
+  return hn::IfThenElse(hn::And(lanes, e.unscaled), e.ad / hn::Abs(hi + lo), e.rel);
 }
 
 }  // namespace gelucheck::HWY_NAMESPACE
