@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <memory>
 #include <stdexcept>
 
 #include "npy.hpp"
@@ -52,10 +53,13 @@ Status one_call(Job& j, std::size_t b, std::size_t e, std::vector<double>& out,
   }
   const unsigned char* cx = j.in_process ? xcopy.data() : x.data();
   const unsigned char* cdy = j.in_process ? dycopy.data() : dy.data();
-  // The output starts as a pattern no GELU returns for every element (all-ones bytes: NaNs
-  // with full payloads), so a subject that writes nothing is not mistaken for one that did.
-  std::vector<unsigned char> y(n * w, 0xff);
-  Call c{j.op, cx, dy.empty() ? nullptr : cdy, y.data(), n, j.o.stride};
+  // In process, the output starts as a pattern no GELU returns for every element (all-ones bytes:
+  // NaNs with full payloads), so a subject that writes nothing is not mistaken for one that did.
+  // Another process's results come whole from its pipe (or the call fails), and its host starts
+  // its own output so.
+  const std::unique_ptr<unsigned char[]> y(new unsigned char[n * w]);
+  if (j.in_process) std::memset(y.get(), 0xff, n * w);
+  Call c{j.op, cx, dy.empty() ? nullptr : cdy, y.get(), n, j.o.stride};
   Status st;
   try {
     st = j.s.call(c);
@@ -79,7 +83,7 @@ Status one_call(Job& j, std::size_t b, std::size_t e, std::vector<double>& out,
   }
   // Results of a call that wrote into its inputs are still its results: they are measured, and
   // the write is one finding.
-  if (st.ok() || st.kind == Status::Kind::wrote_input) out = decode(fmt, y.data(), n);
+  if (st.ok() || st.kind == Status::Kind::wrote_input) out = decode(fmt, y.get(), n);
   return st;
 }
 

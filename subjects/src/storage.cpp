@@ -3,6 +3,7 @@
 // gelucheck::to_bits / from_bits (common.hpp), exact both ways.
 #include <cmath>
 #include <cstring>
+#include <memory>
 #include <optional>
 #include <string>
 #include <stdexcept>
@@ -68,13 +69,13 @@ std::vector<unsigned char> encode(Format fmt, std::span<const double> values) {
     // a value of binary32 exactly when the conversion is exact (to_bits says the same). A NaN
     // (whose payload to_bits keeps) or a value that is not one makes the general encoder below do
     // it all.
-    std::vector<float> f(values.size());
+    const std::unique_ptr<float[]> f(new float[values.size()]);  // no zeros written first
     for (std::size_t i = 0; i < values.size(); ++i) f[i] = static_cast<float>(values[i]);
     std::size_t inexact = 0;
     for (std::size_t i = 0; i < values.size(); ++i)
       inexact += static_cast<double>(f[i]) != values[i];  // true for a NaN
     if (inexact == 0) {
-      std::memcpy(out.data(), f.data(), out.size());
+      std::memcpy(out.data(), f.get(), out.size());
       return out;
     }
   }
@@ -93,8 +94,8 @@ std::vector<double> decode(Format fmt, const void* storage, std::size_t n) {
     // As load(), without the general decoder where the widening is exact (every non-NaN), in
     // loops without a branch that vectorize; the NaNs (whose payloads load() keeps) again by
     // load().
-    std::vector<float> f(n);
-    std::memcpy(f.data(), storage, n * 4);
+    const std::unique_ptr<float[]> f(new float[n]);  // no zeros written first
+    std::memcpy(f.get(), storage, n * 4);
     std::size_t nan = 0;
     for (std::size_t i = 0; i < n; ++i) out[i] = static_cast<double>(f[i]);
     for (std::size_t i = 0; i < n; ++i) nan += f[i] != f[i];
