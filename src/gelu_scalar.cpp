@@ -252,13 +252,37 @@ void block_impl(Form form, Quantity q, const T* x, T* out, std::size_t n) {
     for (std::size_t k = 0; k < nref; ++k) out[i0 + refused[k]] = scalar_path(form, q, xi[refused[k]]);
   }
 }
+
+// The binary32 erf form's scalar path, for the lanes its vector code refuses (simd_erf32).
+float erf32_scalar(int value, float x) {
+  return scalar_path(Form::erf, value ? Quantity::value : Quantity::derivative, x);
+}
+
+// backward: the derivative of a block, then the products (the block is read before dx is written).
+template <class T>
+void backward_block_impl(Form form, const T* x, const T* dy, T* dx, std::size_t n) {
+  T db[kBlock];
+  for (std::size_t i0 = 0; i0 < n; i0 += kBlock) {
+    const std::size_t m = std::min(kBlock, n - i0);
+    block_impl(form, Quantity::derivative, x + i0, db, m);
+    simd_multiply(dy + i0, db, dx + i0, m);
+  }
+}
 }  // namespace
 
 void accurate_block(Form form, Quantity q, const float* x, float* out, std::size_t n) {
+  if (form == Form::erf) return simd_erf32(q, x, nullptr, out, erf32_scalar, n);
   block_impl(form, q, x, out, n);
 }
 void accurate_block(Form form, Quantity q, const double* x, double* out, std::size_t n) {
   block_impl(form, q, x, out, n);
+}
+void accurate_backward_block(Form form, const float* x, const float* dy, float* dx, std::size_t n) {
+  if (form == Form::erf) return simd_erf32(Quantity::derivative, x, dy, dx, erf32_scalar, n);
+  backward_block_impl(form, x, dy, dx, n);
+}
+void accurate_backward_block(Form form, const double* x, const double* dy, double* dx, std::size_t n) {
+  backward_block_impl(form, x, dy, dx, n);
 }
 }  // namespace detail
 

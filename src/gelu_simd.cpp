@@ -6,7 +6,10 @@
 // scalar accurate path (gelu_scalar.cpp).
 //   binary32: evaluated in binary64 lanes; accept RN32(y) iff [y - e|y|, y + e|y|] contains no
 //             binary32 midpoint, so the result is the CORRECT rounding: the same bits as the scalar
-//             path's, which is correctly rounded too, whichever instruction set ran.
+//             path's, which is correctly rounded too, whichever instruction set ran. The erf form
+//             runs a direct pass first ("binary32 erf form: the direct pass" below: no bound per
+//             lane, correct rounding proved by exhaustion) and this code only for the lanes that
+//             pass marks.
 //   binary64: in double-double; accept r = hi iff [y - e|y|, y + e|y|] lies
 //             strictly inside (pred r, succ r): r is FAITHFUL. Faithful roundings are not unique,
 //             so scalar(double) itself calls this code on one lane (gelu_fast.cpp, fast_only): the
@@ -43,7 +46,7 @@
 //     reciprocal q u, the product (a + b) q u. e = L (4|t| + 10)u + (8|t| + 14)u, taken as
 //     e|y| = (|a| + |b|) q (4.1|t| + 10)u + |y| (8.1|t| + 14)u (L|y| = (|a| + |b|)/d^2: no division
 //     of its own; its roundings are inside the 1.01 inflation).
-// binary32, erf (x a float: x^2/2 exact in double):
+// binary32, erf (x a float: x^2/2 exact in double; the lanes the direct pass marks, below):
 //   g = exp_d(-x^2/2): 4u (the argument is exact; clamped at -708 for x > 37.6, see below).
 //   c = erfc_phi(x, g) = erfc(-x/sqrt2): e_c = kErfcRel = 32u, everything included (the exp_d
 //     above, the argument's effect: there is no rounded argument but y, counted there).
@@ -93,6 +96,7 @@
 
 #include "gelucheck/constants.hpp"
 #include "gelucheck/gelu_kernel.hpp"
+#include "gelucheck/erf32_tables.hpp"
 
 HWY_BEFORE_NAMESPACE();
 namespace gelucheck::detail::HWY_NAMESPACE {
@@ -744,9 +748,238 @@ HWY_INLINE std::size_t run(const T* x, T* out, std::uint32_t* refused, std::size
 
 #define GELUCHECK_LANES(fn) [value](V v, V& y) HWY_ATTR __attribute__((always_inline)) { return fn(value != 0, v, y); }
 
+// ---- binary32 erf form: the direct pass -------------------------------------------------------
+// map and backward of the binary32 erf form run this pass first; erf_f32 above (rigorous bound and
+// rounding test) redoes only the lanes it marks, and the scalar path the lanes erf_f32 refuses.
+// It has NO error bound per lane: it evaluates f (value) or f' (derivative) in double lanes to
+// about 2^-34 relative, rounds that double y once to binary32, and marks a lane when y lies within
+// a window of 2^20 units in its last place (2^-33 to 2^-32 relative) of a binary32 midpoint, or when
+// x is outside the region below. That every unmarked lane is the correct rounding is PROVED BY
+// EXHAUSTION: tests/library/erf32_direct_test.cpp (test_library_erf32_exhaustive, LABELS long) runs
+// all 2^32 binary32 inputs through this pass on every instruction set this CPU has, compares each
+// unmarked lane with the MPFR-certified reference (ref::round_batch) and requires them all equal;
+// it also reports the largest |y - f| of an unmarked lane in units of the window (below 1: y and f
+// round alike because no midpoint lies within a window of y). Measured there: docs/library.md,
+// "Vector paths".
+// Why no bound: the rounding test of erf_f32 (error bound, midpoints, range checks: ~40 vector
+// operations per 8 lanes) and the accuracy it needs (2^-48, a degree-20 polynomial and a division)
+// cost more than PyTorch's whole evaluation; here the test is 3 operations (add, and, test) and the
+// accuracy 2^-34 (degree 7, no division).
+// Instruction sets: the pass uses correctly rounded operations only (add, subtract, multiply,
+// multiply-add, exact conversions and table lookups), so its bits depend only on whether MulAdd is
+// fused: one function of x on every target with FMA (AVX3, AVX2) and another on the targets
+// without (SSE4, SSSE3, the emulated ones); the exhaustive test runs both.
+//
+// The evaluation, for v = |x| <= 13 (x a binary32 value, exact in the double lane), the tables of
+// gelucheck/erf32_tables.hpp (src/tools/fit_erf32_direct.py, which measures their approximation
+// errors):
+//   interval k = RN(v 19/16), k = 0..15 (exact: v 19/16 needs 29 bits, so an unfused MulAdd rounds
+//   the same), t = v - c[k] (|t| < 0.46; exact for the derivative's interval around its zero);
+//   value:      Q = Phi(-v) = exp(A_k(t)), A_k the degree-7 polynomial of log Q on interval k
+//               (approximation error <= 2^-34.6, at k = 1), and f(x) = max(x, 0) - v Q (x Phi(x)
+//               for both signs: v Q <= |f| for x >= 0, so Q's relative error enters f at most once),
+//               the sign of a zero x restored by CopySign;
+//   derivative: D = Phi(-v) - v phi(v) = (v0 - v) exp(B_k(t)), B_k the degree-7 polynomial of
+//               log(D/(v0 - v)) (<= 2^-35.5, at k = 1), v0 - v = z[k] - t (z[1] the low part of
+//               v0: relative accuracy next to the zero), and f'(x) = D for x < 0, 1 - D for
+//               x >= 0 (D <= 1/2 there);
+//   exp(a), a in [-90, 0]: m 16 + j = RN(a 16/ln2) by the 1.5 2^52 shift, r = a - (m 16 + j) ln2/16
+//               (one rounded constant: |m 16 + j| <= 2100, so its error is < 2^-46 on r), e^r a
+//               degree-4 polynomial (<= 2^-38.5 on |r| <= ln2/32), times 2^m RN(2^(j/16)) built from
+//               a 16-entry table by one integer add of (m 16 + j) << 48 (erf32_tables.hpp).
+// Region (marked lanes go to erf_f32): |x| <= 13, where the tables apply and both results are
+//   normal binary32 numbers (|f(-13)| = 8.0e-38, |f'(-13)| = 1.0e-36 > 2^-126 = 1.2e-38: the window
+//   looks at normal midpoints only); NaN and the infinities are outside; the value also needs
+//   |x| >= 2^-125 or x = 0: below, f ~ x/2 is subnormal (±0 gives ±0 exactly).
+constexpr std::int64_t kErf32Big = 0x402a000000000000;   // bits of 13.0
+constexpr std::int64_t kErf32Tiny = 0x3820000000000000;  // bits of 0x1p-125
+// The window (W = kErf32WindowLog2 = 20): the low 29 bits of y's significand place y among the
+// binary32 values of its binade (2^28 is a midpoint); the lane is marked iff they lie in
+// [2^28 - 2^W, 2^28 + 2^W), i.e. iff those bits plus 2^28 + 2^W have none of the bits W+1..28 set.
+// Midpoints of the neighbouring binades are 2^27 units or more away.
+constexpr std::int64_t kWindowAdd = (std::int64_t{1} << 28) + (std::int64_t{1} << kErf32WindowLog2);
+constexpr std::int64_t kWindowMask = (std::int64_t{1} << 29) - (std::int64_t{1} << (kErf32WindowLog2 + 1));
+
+// table[idx & 15] per lane. AVX-512 holds the 16 doubles in two registers (one permute); the
+// other targets gather them: the same values, so the same results.
+HWY_INLINE V lookup16(const double* table, VI idx) {
+#if HWY_ARCH_X86 && HWY_TARGET <= HWY_AVX3
+  return V{_mm512_permutex2var_pd(_mm512_loadu_pd(table), idx.raw, _mm512_loadu_pd(table + 8))};
+#else
+  const DI di;
+  return hn::GatherIndex(D(), table, hn::And(idx, hn::Set(di, 15)));
+#endif
+}
+
+// sum_i c[i][k] t^i by Horner's scheme, c[i][k] looked up per lane (unrolled).
+template <std::size_t N, std::size_t... I>
+HWY_INLINE V horner16(const double (&c)[N][16], VI k, V t, std::index_sequence<I...>) {
+  V p = lookup16(c[N - 1], k);
+  ((p = hn::MulAdd(p, t, lookup16(c[N - 2 - I], k))), ...);
+  return p;
+}
+template <std::size_t N>
+HWY_INLINE V horner16(const double (&c)[N][16], VI k, V t) {
+  return horner16(c, k, t, std::make_index_sequence<N - 1>{});
+}
+
+// e^a = p * scale (returned apart: the callers multiply scale into a factor that is ready early).
+HWY_INLINE V exp16(V a, V& scale) {
+  const D d;
+  const DI di;
+  const V shifter = hn::Set(d, 0x1.8p52);
+  const V ks = hn::MulAdd(a, hn::Set(d, 16 / 0x1.62e42fefa39efp-1), shifter);
+  const V r = hn::NegMulAdd(hn::Sub(ks, shifter), hn::Set(d, 0x1.62e42fefa39efp-1 / 16), a);
+  const double* c = erf32::kExpP;
+  V p = hn::Set(d, c[4]);
+  p = hn::MulAdd(p, r, hn::Set(d, c[3]));
+  p = hn::MulAdd(p, r, hn::Set(d, c[2]));
+  p = hn::MulAdd(p, r, hn::Set(d, c[1]));
+  p = hn::MulAdd(p, r, hn::Set(d, c[0]));
+  const VI kb = hn::BitCast(di, ks);  // m 16 + j in the low bits
+  const VI t = hn::BitCast(di, lookup16(reinterpret_cast<const double*>(erf32::kExpBits), kb));
+  scale = hn::BitCast(d, hn::Add(t, hn::ShiftLeft<48>(kb)));
+  return p;
+}
+
+// y ~ f(x) or f'(x) per lane; redo marks the lanes whose RN32(y) is not known to be right.
+HWY_INLINE V erf32_direct(bool value, V x, M& redo) {
+  const D d;
+  const DI di;
+  const hn::RebindToUnsigned<D> du;
+  const V v = hn::Abs(x);
+  const VI vb = hn::BitCast(di, v);
+  const VI k = hn::BitCast(di, hn::MulAdd(v, hn::Set(d, erf32::kSigma), hn::Set(d, 0x1.8p52)));
+  V y, scale;
+  if (value) {
+    // Outside [2^-125, 13] (NaN included: its bits are above), but for +-0.
+    redo = hn::RebindMask(d, hn::Gt(hn::BitCast(du, hn::Sub(vb, hn::Set(di, kErf32Tiny))),
+                                    hn::Set(du, static_cast<std::uint64_t>(kErf32Big - kErf32Tiny))));
+    redo = hn::AndNot(hn::Eq(x, hn::Zero(d)), redo);
+    const V t = hn::Sub(v, lookup16(erf32::kValueC, k));
+    const V p = exp16(horner16(erf32::kValueP, k, t), scale);
+    y = hn::CopySign(hn::NegMulAdd(p, hn::Mul(v, scale), hn::Max(x, hn::Zero(d))), x);
+  } else {
+    redo = hn::RebindMask(d, hn::Gt(vb, hn::Set(di, kErf32Big)));  // NaN too
+    const V t = hn::Sub(v, lookup16(erf32::kDerivC, k));
+    const V p = exp16(horner16(erf32::kDerivP, k, t), scale);
+    const V w = hn::Mul(hn::Sub(lookup16(erf32::kDerivZ, k), t), scale);  // (v0 - v) 2^m RN(2^(j/16))
+    y = hn::IfThenElse(hn::Lt(x, hn::Zero(d)), hn::Mul(p, w), hn::NegMulAdd(p, w, hn::Set(d, 1.0)));
+  }
+  const VI yb = hn::Add(hn::BitCast(di, y), hn::Set(di, kWindowAdd));
+#if HWY_ARCH_X86 && HWY_TARGET <= HWY_AVX3
+  const M near{_mm512_testn_epi64_mask(yb.raw, hn::Set(di, kWindowMask).raw)};  // one instruction
+#else
+  const M near = hn::RebindMask(d, hn::Eq(hn::And(yb, hn::Set(di, kWindowMask)), hn::Zero(di)));
+#endif
+  redo = hn::Or(redo, near);
+  return y;
+}
+
+// The binary32 erf form over n elements (n < 2^32): out[i] = the value or derivative at x[i], or
+// for backward (g non-null) g[i] times the rounded derivative, one rounding. The direct pass on
+// every vector (a tail padded with +1), then erf_f32 on the marked lanes, gathered into a buffer
+// and run when it holds kPending of them and at the end (about 1 lane in 300 is marked on [-8, 8];
+// run per block of 256 elements, a vector of erf_f32 for a lane or two cost 0.2 ns per element).
+// The lanes erf_f32 refuses go to scalar (the scalar path, gelu_scalar.cpp) when it is given, else
+// their indices to refused (simd_fast's contract; out[i] is then unspecified; g must be null).
+// x or g may alias out exactly: a marked lane's x and g are saved before its vector's results are
+// stored.
+using Scalar32 = float (*)(int value, float x);
+using DF = hn::Rebind<float, D>;
+using VF = hn::Vec<DF>;
+template <int kValue, bool kGrad>
+class Erf32Run {
+ public:
+  Erf32Run(float* out, std::uint32_t* refused, Scalar32 scalar) : out_(out), refused_(refused), scalar_(scalar) {}
+
+  std::size_t operator()(const float* x, const float* g, std::size_t n) {
+    const D d;
+    const DF df;
+    const std::size_t N = hn::Lanes(d);
+    std::size_t i = 0;
+    for (; i + N <= n; i += N) {
+      const VF xf = hn::LoadU(df, x + i);
+      const VF gf = kGrad ? hn::LoadU(df, g + i) : xf;
+      M redo;
+      hn::StoreU(one(xf, gf, redo), df, out_ + i);
+      if (HWY_UNLIKELY(!hn::AllFalse(d, redo))) mark(i, N, xf, gf, redo);
+    }
+    if (i < n) {
+      HWY_ALIGN float xt[kMax], gt[kMax], yt[kMax];
+      for (std::size_t j = 0; j < N; ++j) {
+        xt[j] = i + j < n ? x[i + j] : 1.0f;
+        gt[j] = kGrad && i + j < n ? g[i + j] : 1.0f;
+      }
+      const VF xf = hn::Load(df, xt), gf = hn::Load(df, gt);
+      M redo;
+      hn::Store(one(xf, gf, redo), df, yt);
+      for (std::size_t j = 0; i + j < n; ++j) out_[i + j] = yt[j];
+      if (!hn::AllFalse(d, redo)) mark(i, n - i, xf, gf, redo);
+    }
+    if (np_ > 0) flush();
+    return nref_;
+  }
+
+ private:
+  static constexpr std::size_t kPending = 256;
+  static constexpr std::size_t kMax = hn::MaxLanes(D());
+
+  // One vector's results (times g for backward).
+  HWY_INLINE VF one(VF xf, VF gf, M& redo) {
+    const VF r = hn::DemoteTo(DF(), erf32_direct(kValue != 0, hn::PromoteTo(D(), xf), redo));
+    return kGrad ? hn::Mul(r, gf) : r;
+  }
+  // The marked lanes of the vector at i (len of its lanes are elements): their x and g, packed.
+  void mark(std::size_t i, std::size_t len, VF xf, VF gf, M redo) {
+    std::uint8_t bits[(kMax + 7) / 8 + 8] = {};
+    hn::StoreMaskBits(D(), redo, bits);
+    hn::StoreU(xf, DF(), xr_ + np_);
+    if (kGrad) hn::StoreU(gf, DF(), gr_ + np_);
+    const std::size_t first = np_;
+    for (std::size_t j = 0; j < len; ++j) {
+      if (!((bits[j / 8] >> (j % 8)) & 1)) continue;
+      xr_[np_] = xr_[first + j], gr_[np_] = gr_[first + j];  // moves left: in place
+      at_[np_++] = static_cast<std::uint32_t>(i + j);
+    }
+    if (np_ > kPending - hn::Lanes(D())) flush();
+  }
+  void flush() {
+    const int value = kValue;
+    const std::size_t n2 = run(xr_, yr_, ref2_, np_, GELUCHECK_LANES(erf_f32));
+    for (std::size_t j = 0; j < n2; ++j) {
+      if (scalar_) yr_[ref2_[j]] = scalar_(kValue, xr_[ref2_[j]]);
+      else refused_[nref_++] = at_[ref2_[j]];
+    }
+    for (std::size_t j = 0; j < np_; ++j) out_[at_[j]] = kGrad ? gr_[j] * yr_[j] : yr_[j];
+    np_ = 0;
+  }
+
+  float* out_;
+  std::uint32_t* refused_;
+  Scalar32 scalar_;
+  std::size_t nref_ = 0, np_ = 0;
+  HWY_ALIGN float xr_[kPending + kMax], gr_[kPending + kMax], yr_[kPending];
+  std::uint32_t at_[kPending], ref2_[kPending];
+};
+template <int kValue, bool kGrad>
+std::size_t RunErf32(const float* x, const float* g, float* out, std::uint32_t* refused, Scalar32 scalar,
+                     std::size_t n) {
+  Erf32Run<kValue, kGrad> r(out, refused, scalar);
+  return r(x, g, n);
+}
+
 std::size_t Fast32(int form, int value, const float* x, float* out, std::uint32_t* refused, std::size_t n) {
   if (form == 0) return run(x, out, refused, n, GELUCHECK_LANES(tanh_f32));
-  return run(x, out, refused, n, GELUCHECK_LANES(erf_f32));
+  return value ? RunErf32<1, false>(x, nullptr, out, refused, nullptr, n)
+               : RunErf32<0, false>(x, nullptr, out, refused, nullptr, n);
+}
+
+std::size_t Erf32(int value, const float* x, const float* g, float* out, std::uint32_t* refused, Scalar32 scalar,
+                  std::size_t n) {
+  if (g) return RunErf32<0, true>(x, g, out, refused, scalar, n);
+  return value ? RunErf32<1, false>(x, nullptr, out, refused, scalar, n)
+               : RunErf32<0, false>(x, nullptr, out, refused, scalar, n);
 }
 
 std::size_t Fast64(int form, int value, const double* x, double* out, std::uint32_t* refused, std::size_t n) {
@@ -786,6 +1019,37 @@ void ErfcDD(const double* x, double* hi, double* lo, std::size_t n) {
   }
 }
 
+// out[i] = a[i] * b[i] (backward's products over contiguous rows; exact aliasing of out with a or b
+// is fine: each vector is loaded before it is stored). The compiler leaves the plain loop scalar
+// (it cannot rule out a partial overlap): 0.5 ns per element of the binary32 backward.
+template <class T>
+HWY_INLINE void multiply(const T* a, const T* b, T* out, std::size_t n) {
+  const hn::ScalableTag<T> dt;
+  const std::size_t N = hn::Lanes(dt);
+  std::size_t i = 0;
+  for (; i + N <= n; i += N) hn::StoreU(hn::Mul(hn::LoadU(dt, a + i), hn::LoadU(dt, b + i)), dt, out + i);
+  for (; i < n; ++i) out[i] = a[i] * b[i];
+}
+void Multiply32(const float* a, const float* b, float* out, std::size_t n) { multiply(a, b, out, n); }
+void Multiply64(const double* a, const double* b, double* out, std::size_t n) { multiply(a, b, out, n); }
+
+void Erf32Direct(int value, const float* x, double* y, std::uint8_t* redo, std::size_t n) {
+  const D d;
+  const hn::Rebind<float, D> df;
+  const std::size_t N = hn::Lanes(d);
+  HWY_ALIGN float xb[hn::MaxLanes(d)];
+  HWY_ALIGN double yb[hn::MaxLanes(d)];
+  for (std::size_t i = 0; i < n; i += N) {
+    const std::size_t m = std::min(N, n - i);
+    for (std::size_t j = 0; j < N; ++j) xb[j] = j < m ? x[i + j] : 1.0f;
+    M r;
+    hn::Store(erf32_direct(value != 0, hn::PromoteTo(d, hn::Load(df, xb)), r), d, yb);
+    std::uint8_t bits[(hn::MaxLanes(d) + 7) / 8 + 8] = {};
+    hn::StoreMaskBits(d, r, bits);
+    for (std::size_t j = 0; j < m; ++j) y[i + j] = yb[j], redo[i + j] = (bits[j / 8] >> (j % 8)) & 1;
+  }
+}
+
 void ExpDD(double hi, double lo, double* rhi, double* rlo) {
   const D d;
   const VD e = exp_dd(VD{hn::Set(d, hi), hn::Set(d, lo)});
@@ -800,10 +1064,14 @@ HWY_AFTER_NAMESPACE();
 namespace gelucheck::detail {
 
 HWY_EXPORT(Fast32);
+HWY_EXPORT(Erf32);
 HWY_EXPORT(Fast64);
 HWY_EXPORT(ExpDD);
 HWY_EXPORT(ExpErfc);
 HWY_EXPORT(ErfcDD);
+HWY_EXPORT(Erf32Direct);
+HWY_EXPORT(Multiply32);
+HWY_EXPORT(Multiply64);
 
 std::size_t simd_fast(Form form, Quantity q, const float* x, float* out, std::uint32_t* refused, std::size_t n) {
   return HWY_DYNAMIC_DISPATCH(Fast32)(form == Form::tanh ? 0 : 1, q == Quantity::value ? 1 : 0, x, out, refused, n);
@@ -820,6 +1088,19 @@ void simd_exp_erfc(const double* a, double* exp_a, const float* x, double* erfc_
   HWY_DYNAMIC_DISPATCH(ExpErfc)(a, exp_a, x, erfc_x, n);
 }
 void simd_erfc_dd(const double* x, double* hi, double* lo, std::size_t n) { HWY_DYNAMIC_DISPATCH(ErfcDD)(x, hi, lo, n); }
+void simd_erf32(Quantity q, const float* x, const float* dy, float* out, float (*scalar)(int value, float x),
+                std::size_t n) {
+  HWY_DYNAMIC_DISPATCH(Erf32)(q == Quantity::value ? 1 : 0, x, dy, out, nullptr, scalar, n);
+}
+void simd_multiply(const float* a, const float* b, float* out, std::size_t n) {
+  HWY_DYNAMIC_DISPATCH(Multiply32)(a, b, out, n);
+}
+void simd_multiply(const double* a, const double* b, double* out, std::size_t n) {
+  HWY_DYNAMIC_DISPATCH(Multiply64)(a, b, out, n);
+}
+void simd_erf32_direct(Quantity q, const float* x, double* y, std::uint8_t* redo, std::size_t n) {
+  HWY_DYNAMIC_DISPATCH(Erf32Direct)(q == Quantity::value ? 1 : 0, x, y, redo, n);
+}
 std::vector<std::int64_t> simd_targets() { return hwy::SupportedAndGeneratedTargets(); }
 void simd_force_target(std::int64_t target) { hwy::SetSupportedTargetsForTest(target); }
 // The target HWY_DYNAMIC_DISPATCH runs: the best (lowest bit) of those compiled and supported.

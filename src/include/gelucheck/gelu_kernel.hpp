@@ -67,6 +67,13 @@ constexpr double kSimdErfcRelBound = 32 * 0x1p-53;
 // [-36, 36], within relative kSimdErfcDDRelBound (derived in gelu_simd.cpp, erfc_dd).
 void simd_erfc_dd(const double* x, double* hi, double* lo, std::size_t n);
 constexpr double kSimdErfcDDRelBound = 0x1p-57;
+// The binary32 erf form's direct pass (src/gelu_simd.cpp, erf32_direct) on this machine, for the
+// tests that prove it by exhaustion: y[i] = its double approximation of f(x[i]) (or f'), rounded
+// once to binary32 by map/backward unless redo[i] = 1 (then erf_f32 and the scalar path decide).
+void simd_erf32_direct(Quantity q, const float* x, double* y, std::uint8_t* redo, std::size_t n);
+// Its window: a lane is marked when y lies within 2^kErf32WindowLog2 units in the last place of y of
+// a binary32 midpoint.
+constexpr int kErf32WindowLog2 = 20;
 // The instruction set the vector code runs on this machine ("AVX3", "AVX2", "SSE4", "EMU128").
 const char* simd_target();
 // For the tests: every instruction set compiled in and supported by this CPU (Highway's target
@@ -75,11 +82,26 @@ const char* simd_target();
 std::vector<std::int64_t> simd_targets();
 void simd_force_target(std::int64_t target);
 
+// The binary32 erf form over n contiguous elements (src/gelu_simd.cpp, RunErf32): out[i] = the value
+// or derivative (q) at x[i], or, with dy non-null (q the derivative), dy[i] times the rounded
+// derivative in one rounding; the direct pass, erf_f32 for its marked lanes and scalar(value, x)
+// for erf_f32's refusals (1: value, 0: derivative). x or dy may alias out exactly.
+void simd_erf32(Quantity q, const float* x, const float* dy, float* out, float (*scalar)(int value, float x),
+                std::size_t n);
+// out[i] = a[i] * b[i], one rounding each (backward's products), in vector code; out may alias a or
+// b exactly.
+void simd_multiply(const float* a, const float* b, float* out, std::size_t n);
+void simd_multiply(const double* a, const double* b, double* out, std::size_t n);
+
 // The accurate path over n contiguous elements: out[i] = scalar(x[i]) or scalar_deriv(x[i]),
 // bit for bit, by simd_fast and, for refused lanes, the scalar path. x == out is allowed; other
 // overlaps are not.
 void accurate_block(Form form, Quantity q, const float* x, float* out, std::size_t n);
 void accurate_block(Form form, Quantity q, const double* x, double* out, std::size_t n);
+// backward over n contiguous elements: dx[i] = dy[i] * scalar_deriv(x[i]), one rounding of the
+// product, bit for bit; x or dy may alias dx exactly.
+void accurate_backward_block(Form form, const float* x, const float* dy, float* dx, std::size_t n);
+void accurate_backward_block(Form form, const double* x, const double* dy, double* dx, std::size_t n);
 
 // The 16-bit tables of src/gelu_half.cpp (built on first use): the 65,536 results of one function
 // in fmt (binary16 or bfloat16), indexed by the input's encoding; the number of its entries whose
