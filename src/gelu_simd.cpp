@@ -876,13 +876,14 @@ HWY_INLINE V erf32_direct(bool value, V x, M& redo) {
   return y;
 }
 
-// The binary32 erf form over n elements (n < 2^32): out[i] = the value or derivative at x[i], or
+// The binary32 erf form over n elements: out[i] = the value or derivative at x[i], or
 // for backward (g non-null) g[i] times the rounded derivative, one rounding. The direct pass on
 // every vector (a tail padded with +1), then erf_f32 on the marked lanes, gathered into a buffer
 // and run when it holds kPending of them and at the end (about 1 lane in 300 is marked on [-8, 8];
 // run per block of 256 elements, a vector of erf_f32 for a lane or two cost 0.2 ns per element).
 // The lanes erf_f32 refuses go to scalar (the scalar path, gelu_scalar.cpp) when it is given, else
-// their indices to refused (simd_fast's contract; out[i] is then unspecified; g must be null).
+// their indices to refused (simd_fast's contract, n < 2^32; out[i] is then unspecified; g must be
+// null).
 // x or g may alias out exactly: a marked lane's x and g are saved before its vector's results are
 // stored.
 using Scalar32 = float (*)(int value, float x);
@@ -940,7 +941,7 @@ class Erf32Run {
     for (std::size_t j = 0; j < len; ++j) {
       if (!((bits[j / 8] >> (j % 8)) & 1)) continue;
       xr_[np_] = xr_[first + j], gr_[np_] = gr_[first + j];  // moves left: in place
-      at_[np_++] = static_cast<std::uint32_t>(i + j);
+      at_[np_++] = i + j;
     }
     if (np_ > kPending - hn::Lanes(D())) flush();
   }
@@ -949,7 +950,7 @@ class Erf32Run {
     const std::size_t n2 = run(xr_, yr_, ref2_, np_, GELUCHECK_LANES(erf_f32));
     for (std::size_t j = 0; j < n2; ++j) {
       if (scalar_) yr_[ref2_[j]] = scalar_(kValue, xr_[ref2_[j]]);
-      else refused_[nref_++] = at_[ref2_[j]];
+      else refused_[nref_++] = static_cast<std::uint32_t>(at_[ref2_[j]]);  // simd_fast: n < 2^32
     }
     for (std::size_t j = 0; j < np_; ++j) out_[at_[j]] = kGrad ? gr_[j] * yr_[j] : yr_[j];
     np_ = 0;
@@ -960,7 +961,8 @@ class Erf32Run {
   Scalar32 scalar_;
   std::size_t nref_ = 0, np_ = 0;
   HWY_ALIGN float xr_[kPending + kMax], gr_[kPending + kMax], yr_[kPending];
-  std::uint32_t at_[kPending], ref2_[kPending];
+  std::size_t at_[kPending];  // the marked lanes' indices (map/backward may pass n >= 2^32)
+  std::uint32_t ref2_[kPending];
 };
 template <int kValue, bool kGrad>
 std::size_t RunErf32(const float* x, const float* g, float* out, std::uint32_t* refused, Scalar32 scalar,

@@ -149,6 +149,16 @@ TEST(LibrarySimd, BackwardIsOneProductOfTheScalarDerivative) {
       ASSERT_TRUE(same_bits(dx[i], dy[i] * scalar_deriv(f, x[i]))) << "input " << hex(x[i]);
       ASSERT_TRUE(same_bits(dxf[i], dyf[i] * scalar_deriv(f, xf[i]))) << "input " << hex(static_cast<double>(xf[i]));
     }
+    // In place, binary32 (the erf form multiplies in its vector loop): over grad_output, over x.
+    std::vector<float> over_dy = dyf, over_x = xf;
+    backward(f, View<const float>::contiguous(xf.data(), {n}), View<const float>::contiguous(over_dy.data(), {n}),
+             View<float>::contiguous(over_dy.data(), {n}));
+    backward(f, View<const float>::contiguous(over_x.data(), {n}), View<const float>::contiguous(dyf.data(), {n}),
+             View<float>::contiguous(over_x.data(), {n}));
+    for (std::size_t i = 0; i < n; ++i) {
+      ASSERT_TRUE(same_bits(over_dy[i], dxf[i])) << "in place over grad_output, input " << hex(static_cast<double>(xf[i]));
+      ASSERT_TRUE(same_bits(over_x[i], dxf[i])) << "in place over x, input " << hex(static_cast<double>(xf[i]));
+    }
   }
 }
 
