@@ -282,6 +282,8 @@ void FoldChunk(Row* row_p, const Claim* framework_p, const SweepChunk* c_p,
   // bin in a row do not wait for one another.
   constexpr std::size_t kHistSlots = kHistHi - kHistLo + 3;
   std::array<std::uint32_t, kHistSlots * kMaxLanes> hist{};  // slot s, lane j at [kMaxLanes s + j]
+  std::int64_t run_bin = 0;                                   // the slot of the vectors just folded
+  std::uint32_t run_count = 0;                                // whose lanes all fell in it
   const VecI iota = hn::Iota(di, 0);
   // The chunk's inputs are consecutive patterns as a rule: then x is monotone across it, and when
   // its two ends share a region, every input does (and none is in the plot's range when both ends
@@ -477,12 +479,22 @@ void FoldChunk(Row* row_p, const Claim* framework_p, const SweepChunk* c_p,
       k = hn::Min(hn::Max(k, SI(kHistLo)), SI(kHistHi)) - SI(kHistLo - 1);
       k = hn::IfThenElse(MI(ulp == zero), hn::Zero(di), k);
       k = hn::IfThenElse(MI(hn::Not(ulp < inf)), SI(kHistHi - kHistLo + 2), k);  // inf or NaN
-      HWY_ALIGN std::int64_t ks[kMaxLanes];
-      hn::Store(hn::ShiftLeft<kLaneBits>(k) + iota, di, ks);
-      if (hn::AllTrue(d, valid)) {
+      const std::int64_t k0 = hn::GetLane(k);
+      if (hn::AllTrue(d, valid) && hn::AllTrue(di, k == SI(k0))) {
+        // Consecutive inputs share a bin as a rule: the run's count stays in a register.
+        if (k0 != run_bin) {
+          hist[kMaxLanes * static_cast<std::size_t>(run_bin)] += run_count;
+          run_bin = k0, run_count = 0;
+        }
+        run_count += static_cast<std::uint32_t>(L);
+      } else if (hn::AllTrue(d, valid)) {
+        HWY_ALIGN std::int64_t ks[kMaxLanes];
+        hn::Store(hn::ShiftLeft<kLaneBits>(k) + iota, di, ks);
         for (std::size_t j = 0; j < kMaxLanes; ++j)
           if (j < L) ++hist[static_cast<std::size_t>(ks[j])];
       } else {
+        HWY_ALIGN std::int64_t ks[kMaxLanes];
+        hn::Store(hn::ShiftLeft<kLaneBits>(k) + iota, di, ks);
         HWY_ALIGN std::int64_t vs[kMaxLanes];
         hn::Store(hn::VecFromMask(di, MI(valid)), di, vs);
         for (std::size_t j = 0; j < m; ++j) hist[static_cast<std::size_t>(ks[j])] += vs[j] != 0;
@@ -592,6 +604,7 @@ void FoldChunk(Row* row_p, const Claim* framework_p, const SweepChunk* c_p,
     }
   }
   flush(row, acc, c.x, c.got);
+  hist[kMaxLanes * static_cast<std::size_t>(run_bin)] += run_count;
 
   if (!c.unavailable) row.no_result += no_result;
   for (std::size_t k = 0; k < kMaxLanes; ++k) {
