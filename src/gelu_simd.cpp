@@ -789,8 +789,18 @@ HWY_INLINE std::size_t run(const T* x, T* out, std::uint32_t* refused, std::size
 //               a 16-entry table by one integer add of (m 16 + j) << 48 (erf32_tables.hpp).
 // Region (marked lanes go to erf_f32): |x| <= 13, where the tables apply and both results are
 //   normal binary32 numbers (|f(-13)| = 8.0e-38, |f'(-13)| = 1.0e-36 > 2^-126 = 1.2e-38: the window
-//   looks at normal midpoints only); NaN and the infinities are outside; the value also needs
-//   |x| >= 2^-125 or x = 0: below, f ~ x/2 is subnormal (±0 gives ±0 exactly).
+//   looks at normal midpoints only); NaN is outside; the value also needs |x| >= 2^-125 or x = 0:
+//   below, f ~ x/2 is subnormal (±0 gives ±0 exactly).
+// Closed forms (unmarked, +-inf included but +inf's value; the exhaustive test checks them as
+//   every other lane):
+//   x > 13: f = x - x Phi(-x) and x Phi(-x) / x = Phi(-x) < phi(13)/13 < 2^-126 (Mills ratio), far
+//     below the 2^-25 that would move RN32 off x (the midpoint below a power of two): f -> x;
+//     f' = Phi(x) + x phi(x) = 1 + (x phi(x) - Phi(-x)) in (1, 1 + x phi(x)), x phi(x) < 2^-119 (both decrease in x):
+//     f' -> 1.
+//   x < -14.75, v = -x: f = -v Phi(-v) and |f| < phi(v) (Phi(-v) < phi(v)/v) <= phi(14.75)
+//     = e^-109.7 < 2^-158; f' = Phi(-v) - v phi(v) < 0 and |f'| < v phi(v) <= 14.75 phi(14.75)
+//     < 2^-154 (v phi(v) decreases for v > 1): both negative and below half the least subnormal
+//     (2^-150): -0. (Not from -14.5: there v phi(v) - Phi(-v) ~ v phi(v) = 2^-149.1.)
 constexpr std::int64_t kErf32Big = 0x402a000000000000;   // bits of 13.0
 constexpr std::int64_t kErf32Tiny = 0x3820000000000000;  // bits of 0x1p-125
 // The window (W = kErf32WindowLog2 = 20): the low 29 bits of y's significand place y among the
@@ -866,6 +876,14 @@ HWY_INLINE V erf32_direct(bool value, V x, M& redo) {
     const V w = hn::Mul(hn::Sub(lookup16(erf32::kDerivZ, k), t), scale);  // (v0 - v) 2^m RN(2^(j/16))
     y = hn::IfThenElse(hn::Lt(x, hn::Zero(d)), hn::Mul(p, w), hn::NegMulAdd(p, w, hn::Set(d, 1.0)));
   }
+  // The closed forms beyond the region (their derivation above, "Closed forms"): binary32 values,
+  // which the window below never marks.
+  // (+inf's value stays marked: Highway's DemoteTo to binary32 does not keep an infinity.)
+  const M above = value ? hn::And(hn::Gt(x, hn::Set(d, 13.0)), hn::Lt(x, hn::Inf(d))) : hn::Gt(x, hn::Set(d, 13.0));
+  const M below = hn::Lt(x, hn::Set(d, -14.75));
+  y = hn::IfThenElse(above, value ? x : hn::Set(d, 1.0), y);
+  y = hn::IfThenElse(below, hn::Set(d, -0.0), y);
+  redo = hn::AndNot(hn::Or(above, below), redo);
   const VI yb = hn::Add(hn::BitCast(di, y), hn::Set(di, kWindowAdd));
 #if HWY_ARCH_X86 && HWY_TARGET <= HWY_AVX3
   const M near{_mm512_testn_epi64_mask(yb.raw, hn::Set(di, kWindowMask).raw)};  // one instruction
