@@ -116,9 +116,14 @@ Observation& Facts::observation(Row& row, DefectKind k, std::string_view fact) c
   return o;
 }
 
-void Facts::bound(Row& row, std::string_view fact, double x, double r, double b) const {
+// How far r is beyond the bound b, relative to it (to the larger of |x| and |r| for b = 0).
+double Facts::bound_size(double x, double r, double b) {
   const double scale = b != 0 ? std::fabs(b) : std::max(std::fabs(x), std::fabs(r));
-  observation(row, DefectKind::bound, fact).add(x, b, r, std::fabs(r - b) / scale, true);
+  return std::fabs(r - b) / scale;
+}
+
+void Facts::bound(Row& row, std::string_view fact, double x, double r, double b) const {
+  observation(row, DefectKind::bound, fact).add(x, b, r, bound_size(x, r, b), true);
 }
 
 // Every bound at one finite x and result r.
@@ -147,6 +152,88 @@ void Facts::bounds(Row& row, double x, double r) const {
     if (breaks_lower(r, lo, lo)) bound(row, kFactDerivRange, x, r, lo);
     else if (breaks_upper(r, hi, hi)) bound(row, kFactDerivRange, x, r, hi);
   }
+}
+
+// bounds() where fact_breaks (fold.hpp) has found which break (bits in bounds()' order), for
+// the results of a chunk in input order (bounds_of, then bounds_end). Each observation is found
+// once per chunk (at[k]: its index in row.observations for bit k, valid while the row's vector
+// only grows); once its sample is full, add()'s steps go to a run in registers (count, range,
+// first largest size) that bounds_end adds at once (Observation::add_after_full).
+void Facts::bounds_of(Row& row, double x, double r, unsigned bits, BoundRuns& runs) const {
+  const bool t = form_ == Form::tanh, value = quantity_ == Quantity::value;
+  for (unsigned k = 0; bits != 0; ++k, bits >>= 1) {
+    if ((bits & 1) == 0) continue;
+    double b = 0;
+    if (value) {
+      b = k == 2 ? x : k == 3 ? x * 0.5 : k == 4 ? (t ? cert::min_tanh_down : cert::min_erf_down) : 0;
+    } else {
+      b = k == 0 ? (t ? cert::deriv_min_tanh_down : cert::deriv_min_erf_down)
+                 : (t ? cert::deriv_max_tanh_up : cert::deriv_max_erf_up);
+    }
+    // One run per observation: the derivative's two bits share one.
+    BoundRuns::Run& run = runs.run[value ? k : 0];
+    const double size = bound_size(x, r, b);
+    if (run.full) {
+      if (run.n == 0) run.lo = run.hi = x, run.size = -kInf;
+      run.lo = std::min(run.lo, x);
+      run.hi = std::max(run.hi, x);
+      if (size > run.size) run.size = size, run.worst = {x, b, r};  // NaN never, the first largest
+      ++run.n;
+      continue;
+    }
+    if (run.at == BoundRuns::kUnseen) {
+      static constexpr std::string_view kFacts[] = {kFactSignNeg, kFactSignPos, kFactBelowX, kFactAboveHalfX,
+                                                    kFactMinimum};
+      const Observation& o = observation(row, DefectKind::bound, value ? kFacts[k] : kFactDerivRange);
+      run.at = static_cast<std::size_t>(&o - row.observations.data());
+    }
+    Observation& o = row.observations[run.at];
+    o.add(x, b, r, size, true);
+    run.full = o.sample.size() >= Observation::kSampleSize;
+  }
+}
+
+// bound_run for each bound observation already found whose sample is full (the facts of the
+// value one by one, the derivative's two bits together); returns the bits it took.
+unsigned Facts::full_runs(Row& row, const SweepChunk& c, const unsigned char* breaks) const {
+  const bool t = form_ == Form::tanh, value = quantity_ == Quantity::value;
+  static constexpr std::string_view kFacts[] = {kFactSignNeg, kFactSignPos, kFactBelowX, kFactAboveHalfX,
+                                                kFactMinimum};
+  unsigned taken = 0;
+  for (unsigned k = 0; k < (value ? 5u : 1u); ++k) {
+    const std::string_view fact = value ? kFacts[k] : kFactDerivRange;
+    const Found* found = nullptr;
+    for (const Found& f : found_)
+      if (f.row == &row && f.fact == fact.data()) found = &f;
+    if (found == nullptr || row.observations[found->index].sample.size() < Observation::kSampleSize) continue;
+    BoundRunSpec spec;
+    if (value) {
+      spec.bits = 1u << k;
+      // b = x and x/2 (exact; adding -0 keeps x's zero), else the constant (0 as +0).
+      spec.coef = k == 2 ? 1.0 : k == 3 ? 0.5 : 0.0;
+      spec.add = k == 2 || k == 3 ? -0.0 : k == 4 ? (t ? cert::min_tanh_down : cert::min_erf_down) : 0.0;
+    } else {
+      spec.bits = 3;
+      spec.range = true;
+      spec.lo = t ? cert::deriv_min_tanh_down : cert::deriv_min_erf_down;
+      spec.hi = t ? cert::deriv_max_tanh_up : cert::deriv_max_erf_up;
+    }
+    const BoundRunOut run = bound_run(c, breaks, spec);
+    taken |= spec.bits;
+    if (run.n == 0) continue;
+    const double x = c.x[run.at], r = c.got[run.at];
+    const double b = value ? x * spec.coef + spec.add : ((breaks[run.at] & 1) != 0 ? spec.lo : spec.hi);
+    row.observations[found->index].add_after_full(run.n, run.lo, run.hi, run.size, {x, b, r}, true);
+  }
+  return taken;
+}
+
+void Facts::bounds_end(Row& row, BoundRuns& runs) const {
+  for (BoundRuns::Run& run : runs.run)
+    if (run.n > 0) {
+      row.observations[run.at].add_after_full(run.n, run.lo, run.hi, run.size, run.worst, true);
+      run.n = 0;
+    }
 }
 
 // Whether r lies beyond one of the bounds() checks, before any rounding or slack: a necessary
@@ -199,9 +286,30 @@ void Facts::point(Row& row, double x, double r, double want) {
 
 void Facts::points(Row& row, const SweepChunk& c) {
   if (!active_ || c.n == 0) return;
-  if (clean(c)) return;
+  if (clean(c, true)) return;
   const bool value = quantity_ == Quantity::value;
   const bool exact_rule = rule_ != Rule::slack;
+  // Under the nearest and step rules in binary32 (the sweep's format), which bounds each result
+  // breaks comes from one vector pass. When no pair of the chunk steps the wrong way (clean but
+  // for the bounds), the pairs add no observation, so the bounds' observations, taken in input
+  // order, come in the order point() would create them: no loop over the results but theirs.
+  const bool vector_bounds = exact_rule && fmt_ == Format::binary32;
+  BoundRuns runs;
+  if (vector_bounds) {
+    breaks_.resize(c.n);
+    const bool any = fact_breaks(c, fact_bounds(true), breaks_.data());
+    if (clean(c, false)) {
+      if (any) {
+        // An observation found before this chunk whose sample is full takes its points in one
+        // vector pass (bound_run); the others in input order (creating them as point() would).
+        const unsigned vector_bits = full_runs(row, c, breaks_.data());
+        for (std::size_t i = 0; i < c.n; ++i)
+          if ((breaks_[i] & ~vector_bits) != 0) bounds_of(row, c.x[i], c.got[i], breaks_[i] & ~vector_bits, runs);
+        bounds_end(row, runs);
+      }
+      return;
+    }
+  }
   // point()'s state in locals (written back at the end): the previous input, the record, the
   // ends, the direction.
   bool has_prev = prev_.has_value(), has_record = record_.has_value(), has_first = first_.has_value();
@@ -218,7 +326,11 @@ void Facts::points(Row& row, const SweepChunk& c) {
       has_prev = has_record = false;
       continue;
     }
-    if (beyond(x, r) && !(exact_rule && same_bits(r, c.y.rn[i]))) bounds(row, x, r);
+    if (vector_bounds) {
+      if (breaks_[i] != 0) bounds_of(row, x, r, breaks_[i], runs);
+    } else if (beyond(x, r) && !(exact_rule && same_bits(r, c.y.rn[i]))) {
+      bounds(row, x, r);
+    }
     const FactPoint p{x, r};
     if (!has_first) {
       first_ = p;
@@ -246,9 +358,23 @@ void Facts::points(Row& row, const SweepChunk& c) {
     has_prev = true;
     prev_bits = c.bits[i];
   }
+  bounds_end(row, runs);
   prev_ = has_prev ? std::optional<FactPoint>(prev) : std::nullopt;
   record_ = has_record ? std::optional<FactPoint>(record) : std::nullopt;
   direction_ = direction;
+}
+
+// The facts' bounds, for the vector passes (fold.hpp).
+FactBounds Facts::fact_bounds(bool with_bounds) const {
+  const bool t = form_ == Form::tanh;
+  FactBounds b;
+  b.value = quantity_ == Quantity::value;
+  b.with_bounds = with_bounds;
+  b.nearest = rule_ == Rule::nearest;
+  b.minimum = t ? cert::min_tanh_down : cert::min_erf_down;
+  b.deriv_lo = t ? cert::deriv_min_tanh_down : cert::deriv_min_erf_down;
+  b.deriv_hi = t ? cert::deriv_max_tanh_up : cert::deriv_max_erf_up;
+  return b;
 }
 
 // A chunk that breaks nothing, in one pass without a branch per result: every input has a finite
@@ -258,8 +384,9 @@ void Facts::points(Row& row, const SweepChunk& c) {
 // Then point() on each would report nothing, and the state it would leave is set here: the ends,
 // the previous input, the direction, and the record — the last result that differs from the one
 // before it (point() moves the record to a result beyond it, and in such a run every change is one),
-// else where the record was. False (nothing changed) for any other chunk.
-bool Facts::clean(const SweepChunk& c) {
+// else where the record was. False (nothing changed) for any other chunk. With with_bounds false,
+// the same but for the bounds, which are not looked at (points() takes them apart).
+bool Facts::clean(const SweepChunk& c, bool with_bounds) {
   const bool value = quantity_ == Quantity::value;
   const std::size_t n = c.n;
   const double* x = c.x;
@@ -278,13 +405,7 @@ bool Facts::clean(const SweepChunk& c) {
   if (c.failed != nullptr)
     for (std::size_t i = 0; i < n; ++i)
       if (c.failed[i] != 0) return false;
-  const bool t = form_ == Form::tanh;
-  FactBounds b;
-  b.value = value;
-  b.minimum = t ? cert::min_tanh_down : cert::min_erf_down;
-  b.deriv_lo = t ? cert::deriv_min_tanh_down : cert::deriv_min_erf_down;
-  b.deriv_hi = t ? cert::deriv_max_tanh_up : cert::deriv_max_erf_up;
-  const CleanScan scan = scan_clean(c, b, away);
+  const CleanScan scan = scan_clean(c, fact_bounds(with_bounds), away);
   const bool bad = scan.bad;
   const std::size_t last_change = scan.last_change;
   if (bad) return false;

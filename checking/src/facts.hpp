@@ -51,8 +51,10 @@ class Facts {
   void point(Row& row, double x, double r, double want);
   // point() on each result of a chunk of the exhaustive sweep in turn (fold.hpp's SweepChunk,
   // want = c.y.rn[i]; failed inputs skipped): the same observations and state, with the bounds
-  // evaluated only where a result lies beyond one of them and a run's pair only where its two
-  // results are in the wrong order, and adjacency read from the bit patterns.
+  // evaluated only where a result lies beyond one of them (under the nearest and step rules, in
+  // a vector pass: fact_breaks; an observation whose sample is full takes a chunk's points at
+  // once) and a run's pair only where its two results are in the wrong order, and adjacency read
+  // from the bit patterns. So a wrong subject's chunk costs about what a right one's does.
   void points(Row& row, const SweepChunk& c);
   // Monotonicity of one pair (either order of x; any pair on one side must be ordered); nothing
   // when x is equal or they straddle the argmin.
@@ -69,8 +71,24 @@ class Facts {
   void bound(Row& row, std::string_view fact, double x, double r, double bound) const;
   void bounds(Row& row, double x, double r) const;
   bool beyond(double x, double r) const;
+  // bounds_of's runs: one per bound observation (the value's five facts; the derivative's one).
+  struct BoundRuns {
+    static constexpr std::size_t kUnseen = static_cast<std::size_t>(-1);
+    struct Run {
+      std::size_t at = kUnseen;  // the observation's index in row.observations
+      bool full = false;         // its sample is full: add()'s steps accumulate here
+      std::size_t n = 0;
+      double lo = 0, hi = 0, size = 0;
+      Observation::Point worst{};
+    } run[5];
+  };
+  void bounds_of(Row& row, double x, double r, unsigned bits, BoundRuns& runs) const;
+  void bounds_end(Row& row, BoundRuns& runs) const;
+  unsigned full_runs(Row& row, const SweepChunk& c, const unsigned char* breaks) const;
+  static double bound_size(double x, double r, double b);
   Observation& observation(Row& row, DefectKind k, std::string_view fact) const;
-  bool clean(const SweepChunk& c);
+  FactBounds fact_bounds(bool with_bounds) const;
+  bool clean(const SweepChunk& c, bool with_bounds);
 
   bool active_ = false;
   Format fmt_;
@@ -92,6 +110,7 @@ class Facts {
     std::size_t index;
   };
   mutable std::vector<Found> found_;
+  std::vector<unsigned char> breaks_;  // points(): fact_breaks' bits of the chunk
 };
 
 // The exhaustive sweep: its blocks' observations (every kind) merge in any order (threads,

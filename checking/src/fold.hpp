@@ -126,11 +126,13 @@ void fold_chunk(Row& row, const Claim& framework, const SweepChunk& c, std::vect
 
 // What Facts::clean (facts.cpp) needs to know of a chunk, in one vector pass (fold_chunk.cpp):
 // whether some result is not finite, lies beyond one of the facts' bounds (Facts::beyond: for the
-// value 0, x, x/2 and the minimum; for the derivative its range), or steps the wrong way from the
-// result before it (away from the argmin: down; toward it: up); and the last index i >= 1 whose
-// result differs from the one before (0: none).
+// value 0, x, x/2 and the minimum; for the derivative its range; not looked at when with_bounds
+// is false), or steps the wrong way from the result before it (away from the argmin: down;
+// toward it: up); and the last index i >= 1 whose result differs from the one before (0: none).
 struct FactBounds {
   bool value = true;
+  bool with_bounds = true;
+  bool nearest = false;  // fact_breaks: the nearest rule, else the step rule
   double minimum = 0, deriv_lo = 0, deriv_hi = 0;
 };
 struct CleanScan {
@@ -138,5 +140,29 @@ struct CleanScan {
   std::size_t last_change = 0;
 };
 CleanScan scan_clean(const SweepChunk& c, const FactBounds& b, bool away);
+// Which of the facts' bounds each result of a binary32 chunk breaks, in one vector pass
+// (fold_chunk.cpp), by Facts::breaks_lower's and breaks_upper's nearest or step rule (the format's
+// next value from the bits, as next_in): out[i] holds a bit per bound in Facts::bounds' order
+// (value: 1 x<=0 => f<=0, 2 x>=0 => f>=0, 4 x>=0 => f<=x, 8 f>=x/2, 16 f>=min; derivative: 1
+// below its range, 2 above it), 0 for a failed input, a non-finite x or result, and a result
+// equal to c.y.rn[i] (which meets every bound under these rules). Returns whether any is set.
+bool fact_breaks(const SweepChunk& c, const FactBounds& b, unsigned char* out);
+// The results of a chunk whose fact_breaks bits (`breaks`) meet `bits`, as one bound
+// observation's points (Facts::bound: the bound b, the size |r - b| / (|b|, or max(|x|, |r|) for
+// b = 0)): b = coef x + add (the value's bounds 0, x, x/2 and the minimum) or, with `range`,
+// lo where bit 1 is set and hi elsewhere (the derivative's range). Out: how many, the least and
+// the largest x, the largest size (NaN never; -inf: none) and the index of the first result
+// reaching it. In one vector pass (fold_chunk.cpp).
+struct BoundRunSpec {
+  unsigned bits = 0;
+  bool range = false;
+  double coef = 0, add = 0, lo = 0, hi = 0;
+};
+struct BoundRunOut {
+  std::size_t n = 0;
+  double lo = 0, hi = 0, size = 0;
+  std::size_t at = 0;
+};
+BoundRunOut bound_run(const SweepChunk& c, const unsigned char* breaks, const BoundRunSpec& s);
 
 }  // namespace gelucheck::report

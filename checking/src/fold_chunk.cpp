@@ -661,7 +661,8 @@ void ScanClean(const SweepChunk* c_p, const FactBounds* b_p, bool away, CleanSca
       rp = hn::Load(d, bp);
     }
     bad = hn::Or(bad, hn::Not(hn::Abs(r) < inf));
-    if (b.value) {
+    if (!b.with_bounds) {
+    } else if (b.value) {
       bad = hn::Or(bad, hn::Or(hn::And(x <= zero, r > zero), hn::And(x >= zero, hn::Or(r < zero, r > x))));
       bad = hn::Or(bad, hn::Or(r < x * S(0.5), r < S(b.minimum)));
     } else {
@@ -672,6 +673,120 @@ void ScanClean(const SweepChunk* c_p, const FactBounds* b_p, bool away, CleanSca
   }
   out->bad = !hn::AllFalse(d, bad);
   out->last_change = static_cast<std::size_t>(hn::GetLane(hn::MaxOfLanes(di, last)));
+}
+
+// The binary32 value after (up) or before each lane's r, itself a binary32 value: next_in's rule
+// on the bits (the magnitude's pattern one up when moving away from zero, one down toward it;
+// from a zero, the least subnormal of the direction's sign; past FLT_MAX, the infinity).
+HWY_INLINE Vec next32(Vec r, bool up) {
+  const D d;
+  const hn::Rebind<float, D> df;
+  const hn::Rebind<std::int32_t, D> d32;
+  const auto f = hn::DemoteTo(df, r);  // exact: r is a binary32 value
+  const auto away = hn::RebindMask(d32, up ? hn::Gt(f, hn::Zero(df)) : hn::Lt(f, hn::Zero(df)));
+  const auto b = hn::BitCast(d32, f), one = hn::Set(d32, 1);
+  const Vec n = hn::PromoteTo(d, hn::BitCast(df, hn::IfThenElse(away, hn::Add(b, one), hn::Sub(b, one))));
+  return hn::IfThenElse(r == hn::Zero(d), S(up ? 0x1p-149 : -0x1p-149), n);
+}
+// RN to binary32 (round_to_format): one conversion each way, to nearest.
+HWY_INLINE Vec rn32(Vec v) {
+  const hn::Rebind<float, D> df;
+  return hn::PromoteTo(D(), hn::DemoteTo(df, v));
+}
+
+// Lanes i.. of a column, those past its end (the m < L left for a chunk's last vector) zero.
+HWY_INLINE Vec load_lanes(const double* col, std::size_t i, std::size_t m) {
+  const D d;
+  if (m == hn::Lanes(d)) return hn::LoadU(d, col + i);
+  HWY_ALIGN double b[kMaxLanes] = {};
+  for (std::size_t j = 0; j < m; ++j) b[j] = col[i + j];
+  return hn::Load(d, b);
+}
+
+void FactBreaks(const SweepChunk* c_p, const FactBounds* b_p, unsigned char* out, bool* any_p) {
+  const SweepChunk& c = *c_p;
+  const FactBounds& b = *b_p;
+  const D d;
+  const DI di;
+  const std::size_t L = hn::Lanes(d);
+  const Vec zero = hn::Zero(d), inf = S(kInf);
+  bool any = false;
+  HWY_ALIGN std::int64_t bits_out[kMaxLanes];
+  for (std::size_t i = 0; i < c.n; i += L) {
+    const std::size_t m = std::min(L, c.n - i);
+    // Past the end x = r = want = 0: a result equal to want, not looked at.
+    const Vec x = load_lanes(c.x, i, m), r = load_lanes(c.got, i, m), want = load_lanes(c.y.rn, i, m);
+    // Finite x and result (NaN compares false), not the correctly rounded result, not failed.
+    Mask ok = hn::And(hn::Abs(x) < inf, hn::Abs(r) < inf);
+    ok = hn::AndNot(M(hn::BitCast(di, r) == hn::BitCast(di, want)), ok);
+    if (c.failed != nullptr) ok = hn::AndNot(mask_of_bytes(c.failed + i, m), ok);
+    VecI bits = hn::Zero(di);
+    if (!hn::AllFalse(d, ok)) {
+      // Facts::breaks_lower(r, lower_down, lower_src) and breaks_upper(r, upper_up, upper_src).
+      auto lower = [&](Vec down, Vec src) {
+        return b.nearest ? hn::And(r < src, r < rn32(src)) : hn::And(r < down, next32(r, true) <= down);
+      };
+      auto upper = [&](Vec up, Vec src) {
+        return b.nearest ? hn::And(r > src, r > rn32(src)) : hn::And(r > up, next32(r, false) >= up);
+      };
+      auto bit = [&](Mask m_, std::int64_t v) { bits = hn::Or(bits, hn::IfThenElseZero(MI(m_), SI(v))); };
+      if (b.value) {
+        bit(hn::And(x <= zero, upper(zero, zero)), 1);
+        bit(hn::And(x >= zero, lower(zero, zero)), 2);
+        bit(hn::And(x >= zero, upper(x, x)), 4);
+        const Vec h = x * S(0.5);  // x/2 exactly (a binary32 x): bounds' h_down is h
+        bit(lower(h, h), 8);
+        bit(lower(S(b.minimum), S(b.minimum)), 16);
+      } else {
+        const Mask below = lower(S(b.deriv_lo), S(b.deriv_lo));
+        bit(below, 1);
+        bit(hn::AndNot(below, upper(S(b.deriv_hi), S(b.deriv_hi))), 2);
+      }
+      bits = hn::IfThenElseZero(MI(ok), bits);
+      any = any || !hn::AllFalse(di, bits != hn::Zero(di));
+    }
+    hn::Store(bits, di, bits_out);
+    for (std::size_t j = 0; j < m; ++j) out[i + j] = static_cast<unsigned char>(bits_out[j]);
+  }
+  *any_p = any;
+}
+
+void BoundRun(const SweepChunk* c_p, const unsigned char* breaks, const BoundRunSpec* s_p, BoundRunOut* out) {
+  const SweepChunk& c = *c_p;
+  const BoundRunSpec& s = *s_p;
+  const D d;
+  const DI di;
+  const std::size_t L = hn::Lanes(d);
+  const Vec zero = hn::Zero(d), inf = S(kInf);
+  VecI n = hn::Zero(di), at = hn::Zero(di);
+  Vec lo = inf, hi = S(-kInf), big = S(-kInf);
+  const VecI iota = hn::Iota(di, 0);
+  HWY_ALIGN std::int64_t bb[kMaxLanes];
+  for (std::size_t i = 0; i < c.n; i += L) {
+    const std::size_t m = std::min(L, c.n - i);
+    for (std::size_t j = 0; j < L; ++j) bb[j] = j < m ? breaks[i + j] : 0;
+    const VecI bits = hn::Load(di, bb);
+    const Mask in = M(hn::And(bits, SI(s.bits)) != hn::Zero(di));
+    if (hn::AllFalse(d, in)) continue;
+    const Vec x = load_lanes(c.x, i, m), r = load_lanes(c.got, i, m);
+    // Facts::bound_size, lane by lane (the same operations: exact b, one subtraction, one division).
+    const Vec b = s.range ? hn::IfThenElse(M(hn::And(bits, SI(1)) != hn::Zero(di)), S(s.lo), S(s.hi))
+                          : hn::Add(hn::Mul(x, S(s.coef)), S(s.add));
+    const Vec scale = hn::IfThenElse(b != zero, hn::Abs(b), hn::Max(hn::Abs(x), hn::Abs(r)));
+    const Vec size = hn::Div(hn::Abs(hn::Sub(r, b)), scale);
+    n = add_if(n, in);
+    lo = hn::IfThenElse(in, hn::Min(lo, x), lo);
+    hi = hn::IfThenElse(in, hn::Max(hi, x), hi);
+    const Mask up = hn::And(in, size > big);  // per lane: the first largest (NaN never)
+    big = hn::IfThenElse(up, size, big);
+    at = hn::IfThenElse(MI(up), iota + SI(static_cast<std::int64_t>(i)), at);
+  }
+  out->n = total_of(n);
+  out->lo = hn::GetLane(hn::MinOfLanes(d, lo));
+  out->hi = max_of(hi);
+  out->size = max_of(big);
+  out->at = static_cast<std::size_t>(hn::GetLane(hn::MinOfLanes(
+      di, hn::IfThenElse(MI(big == S(out->size)), at, SI(std::numeric_limits<std::int64_t>::max())))));
 }
 
 }  // namespace gelucheck::report::HWY_NAMESPACE
@@ -693,6 +808,21 @@ CleanScan scan_clean(const SweepChunk& c, const FactBounds& b, bool away) {
   CleanScan out;
   if (c.n > 0) HWY_DYNAMIC_DISPATCH(ScanClean)(&c, &b, away, &out);
   return out;
+}
+
+HWY_EXPORT(FactBreaks);
+HWY_EXPORT(BoundRun);
+
+BoundRunOut bound_run(const SweepChunk& c, const unsigned char* breaks, const BoundRunSpec& s) {
+  BoundRunOut out;
+  if (c.n > 0) HWY_DYNAMIC_DISPATCH(BoundRun)(&c, breaks, &s, &out);
+  return out;
+}
+
+bool fact_breaks(const SweepChunk& c, const FactBounds& b, unsigned char* out) {
+  bool any = false;
+  if (c.n > 0) HWY_DYNAMIC_DISPATCH(FactBreaks)(&c, &b, out, &any);
+  return any;
 }
 }  // namespace gelucheck::report
 #endif  // HWY_ONCE

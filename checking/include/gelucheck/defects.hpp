@@ -99,6 +99,21 @@ struct Observation {
     breaks_claim |= breaks;
     if (sample.size() < kSampleSize) sample.push_back({x, expected, got});
   }
+  // add() of n > 0 points that come after every point so far, once the sample is full: x in
+  // [x_lo, x_hi], the first of them (in input order) with the largest size `size` (NaN: none
+  // larger) being `worst`. The same fields as their add() one by one.
+  void add_after_full(std::size_t n, double x_lo, double x_hi, double size, const Point& worst, bool breaks) {
+    if (size > worst_size) {
+      worst_size = size;
+      worst_x = worst.x;
+      worst_expected = worst.expected;
+      worst_got = worst.got;
+    }
+    lo = std::min(lo, x_lo);
+    hi = std::max(hi, x_hi);
+    count += n;
+    breaks_claim |= breaks;
+  }
   // Merges `b`, another set of inputs disjoint from this one's; before(u, v): u comes first in
   // input order. The result does not depend on which side comes first (so a sweep's blocks can be
   // merged in any order): first and worst (ties: the earlier) and the sample by that order.
