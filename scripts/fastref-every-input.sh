@@ -19,9 +19,11 @@
 # resumes where it stopped (only the chunk in progress is lost), and several machines may each
 # take a FIRST..LAST slice into their own STATE_DIR (then append their logs and done lists).
 # Exit: 0 when every chunk in FIRST..LAST (default 0..4080) is done without disagreement, 1 when a
-# chunk found a disagreement or failed, 2 on bad usage.
-# Needs the build's test binary (GELUCHECK_BUILD_DIR, default build/; scripts/test.sh builds it);
-# it is copied at the start, so rebuilding during a run does not change what runs.
+# chunk found a disagreement or failed, 2 on bad usage or a test binary missing or older than its
+# sources.
+# Needs the build's test binary (GELUCHECK_BUILD_DIR, default build/; scripts/test.sh builds it),
+# built after the last change to what it compiles; it is copied at the start, so rebuilding
+# during a run does not change what runs.
 # About 9 hours on 2 cores of an AMD EPYC for all chunks: 8.9 hours summed over the 4022 chunks
 # whose wall time the log measures (docs/reference.md, "Whole-range result").
 set -euo pipefail
@@ -37,6 +39,17 @@ last=${3:-$((chunks - 1))}
 [[ $first =~ ^[0-9]+$ && $last =~ ^[0-9]+$ ]] && [ "$first" -le "$last" ] &&
   [ "$last" -lt "$chunks" ] || usage
 [ -x "$bin" ] || { echo "$0: $bin not found: build the tests first (scripts/test.sh)" >&2; exit 2; }
+# A binary older than a source it is built from (the reference, the common code, the test) would
+# put the code it was built from under another commit's name in the record: refused. (By mtime:
+# a checkout that touches those files asks for a rebuild even where nothing changed; that is
+# the cheap side to err on.)
+newer=$(find "$root/reference" "$root/common" "$root/tests/reference/test_fast_reference_long.cpp" \
+  "$root/tests/reference/fast_compare.hpp" -type f -newer "$bin" -print -quit 2> /dev/null || true)
+[ -z "$newer" ] || {
+  echo "$0: $bin is older than ${newer#"$root"/}: rebuild it first" \
+    "(cmake --build ${build#"$root"/} --target test_fast_reference_long)" >&2
+  exit 2
+}
 mkdir -p "$state"
 touch "$state/done.txt" "$state/log.txt"
 
@@ -48,7 +61,7 @@ trap '[ -n "$child" ] && kill "$child" 2> /dev/null; exit 130' INT TERM
 cp "$bin" "$tmp/test_fast_reference_long"
 # What the binary was built from: HEAD, and whether the sources differ from it (the record's own
 # directory aside), when the build directory was configured from this tree; else unknown.
-# (Build before running: the binary is taken as it is.)
+# (The binary is taken as it is, once found newer than its sources above.)
 src=$(sed -n 's/^CMAKE_HOME_DIRECTORY:INTERNAL=//p' "$build/CMakeCache.txt" 2> /dev/null || true)
 if [ -n "$src" ] && [ "$src" -ef "$root" ] && git -C "$root" rev-parse -q HEAD > /dev/null 2>&1; then
   built_from=$(git -C "$root" rev-parse --short=12 HEAD)

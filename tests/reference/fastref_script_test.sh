@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # scripts/fastref-every-input.sh as a user runs it, on two cheap chunks into a scratch state
-# directory: bad usage exits 2; chunk 4080 (+inf alone) and chunk 0 (-inf up to -0x1.e00002p+127)
-# are compared and logged with their counts (1 and 2^20 inputs a function); a second run skips
-# what is done and appends nothing; the totals line sums the log, a chunk run twice once, exactly
+# directory: bad usage exits 2, and so does a test binary older than its sources; chunk 4080
+# (+inf alone) and chunk 0 (-inf up to -0x1.e00002p+127) are compared and logged with their counts
+# (1 and 2^20 inputs a function); a second run skips what is done and appends nothing; the totals line sums the log, a chunk run twice once, exactly
 # past 2^31. And the sub-range test the chunks run counts -0 as an input of its own when the
 # range holds 0 (so the 4081 chunks cover all 2^32 - 2^24 + 2 non-NaN inputs): [-2^-149, 2^-149]
 # is 4 inputs.
@@ -20,6 +20,18 @@ for args in "$state 5 4" "$state 0 4081" "$state x" "$state 1 2 3 4"; do
   if "$script" $args > /dev/null 2>&1; then fail "accepted: $args"; else rc=$?; fi
   [ "$rc" -eq 2 ] || fail "exit $rc (not 2) for: $args"
 done
+
+# A test binary older than its sources is refused (exit 2, the source named), nothing logged: a
+# copy of it dated 1970 in a build directory of its own.
+stale=$(mktemp -d)
+trap 'rm -rf "$state" "$stale"' EXIT
+mkdir -p "$stale/tests/reference"
+cp "$GELUCHECK_BUILD_DIR/tests/reference/test_fast_reference_long" "$stale/tests/reference/"
+touch -d @0 "$stale/tests/reference/test_fast_reference_long"
+if out=$(GELUCHECK_BUILD_DIR=$stale "$script" "$state" 4080 4080 2>&1); then rc=0; else rc=$?; fi
+[ "$rc" -eq 2 ] || fail "exit $rc (not 2) for a binary older than its sources: $out"
+case $out in *"is older than "*"rebuild it first"*) ;; *) fail "stale binary message: $out" ;; esac
+[ ! -s "$state/log.txt" ] || fail "a stale binary's run logged: $(cat "$state/log.txt")"
 
 "$script" "$state" 4080 4080 > /dev/null
 [ "$(cat "$state/done.txt")" = 4080 ] || fail "done.txt after chunk 4080: $(cat "$state/done.txt")"
