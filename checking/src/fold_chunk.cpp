@@ -128,6 +128,16 @@ void flush(Row& row, const RegionAcc& a, const double* x, const double* got) {
   if (a.code >= kSubnormalCode) into(row.regions[static_cast<std::size_t>(Region::subnormal)]);
 }
 
+// Lanes i.. of a column, those past its end (the m < L left for a chunk's last vector) zero.
+template <class DT, class T>
+HWY_INLINE hn::Vec<DT> load_lanes(DT dt, const T* col, std::size_t i, std::size_t m) {
+  if (m == hn::Lanes(dt)) return hn::LoadU(dt, col + i);
+  HWY_ALIGN T b[kMaxLanes] = {};
+  for (std::size_t j = 0; j < m; ++j) b[j] = col[i + j];
+  return hn::Load(dt, b);
+}
+HWY_INLINE Vec load_lanes(const double* col, std::size_t i, std::size_t m) { return load_lanes(D(), col, i, m); }
+
 // Lanes from per-result bytes (nonzero: set), for the first `m` lanes.
 HWY_INLINE Mask mask_of_bytes(const unsigned char* b, std::size_t m) {
   std::uint64_t w = 0;
@@ -302,39 +312,10 @@ void FoldChunk(Row* row_p, const Claim* framework_p, const SweepChunk* c_p,
   for (std::size_t i = 0; i < c.n; i += L) {
     const std::size_t m = std::min(L, c.n - i);
     // The inputs of this vector (the last one of a chunk padded: its extra lanes are not valid).
-    Vec x, got, hi, lo, rn, rd, ru;
-    VecI sc, fl;
-    if (m == L) {
-      x = hn::LoadU(d, c.x + i);
-      got = hn::LoadU(d, c.got + i);
-      hi = hn::LoadU(d, c.y.hi + i);
-      lo = hn::LoadU(d, c.y.lo + i);
-      rn = hn::LoadU(d, c.y.rn + i);
-      rd = hn::LoadU(d, c.y.rd + i);
-      ru = hn::LoadU(d, c.y.ru + i);
-      sc = hn::LoadU(di, c.y.scale + i);
-      fl = hn::LoadU(di, c.y.floor_log2 + i);
-    } else {
-      auto part = [&](const double* p) HWY_ATTR {
-        HWY_ALIGN double b[kMaxLanes] = {};
-        std::memcpy(b, p + i, m * sizeof(double));
-        return hn::Load(d, b);
-      };
-      auto part_i = [&](const std::int64_t* p) HWY_ATTR {
-        HWY_ALIGN std::int64_t b[kMaxLanes] = {};
-        std::memcpy(b, p + i, m * sizeof(std::int64_t));
-        return hn::Load(di, b);
-      };
-      x = part(c.x);
-      got = part(c.got);
-      hi = part(c.y.hi);
-      lo = part(c.y.lo);
-      rn = part(c.y.rn);
-      rd = part(c.y.rd);
-      ru = part(c.y.ru);
-      sc = part_i(c.y.scale);
-      fl = part_i(c.y.floor_log2);
-    }
+    const Vec x = load_lanes(c.x, i, m), got = load_lanes(c.got, i, m), hi = load_lanes(c.y.hi, i, m),
+              lo = load_lanes(c.y.lo, i, m), rn = load_lanes(c.y.rn, i, m), rd = load_lanes(c.y.rd, i, m),
+              ru = load_lanes(c.y.ru, i, m);
+    const VecI sc = load_lanes(di, c.y.scale, i, m), fl = load_lanes(di, c.y.floor_log2, i, m);
     Mask valid = hn::FirstN(d, m);
     if (c.failed != nullptr) {
       const Mask failed = hn::And(valid, mask_of_bytes(c.failed + i, m));
@@ -692,15 +673,6 @@ HWY_INLINE Vec next32(Vec r, bool up) {
 HWY_INLINE Vec rn32(Vec v) {
   const hn::Rebind<float, D> df;
   return hn::PromoteTo(D(), hn::DemoteTo(df, v));
-}
-
-// Lanes i.. of a column, those past its end (the m < L left for a chunk's last vector) zero.
-HWY_INLINE Vec load_lanes(const double* col, std::size_t i, std::size_t m) {
-  const D d;
-  if (m == hn::Lanes(d)) return hn::LoadU(d, col + i);
-  HWY_ALIGN double b[kMaxLanes] = {};
-  for (std::size_t j = 0; j < m; ++j) b[j] = col[i + j];
-  return hn::Load(d, b);
 }
 
 void FactBreaks(const SweepChunk* c_p, const FactBounds* b_p, unsigned char* out, bool* any_p) {
