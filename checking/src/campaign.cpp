@@ -1,11 +1,12 @@
-// The campaign: every implementation (accurate, naive) × type (double, float) × form × quantity
-// measured against the MPFR reference at the inputs of inputs.cpp, summarised per region.
+// The campaign: every subject's functions in each format measured against the reference at the
+// inputs of inputs.cpp, summarised per region.
 //
-// Cost: the reference dominates (MPFR's erfc is 30 µs–0.5 ms a call), so each enclosure is
-// computed once per (input, form, quantity) and serves both implementations, and, for the erf
-// form, also the tanh form's "against the exact GELU" rows. Points are shared out to threads in
-// chunks; each point's results go to their own slots, and the summaries are then computed in input
-// order, so the numbers do not depend on the number of threads.
+// Cost: the reference dominates in binary64 (MPFR's erfc is 30 µs–0.5 ms a call), so each
+// reference value is computed once per (input, form, quantity) and serves every subject, and, for
+// the erf form, also the tanh form's "against the exact GELU" rows. In the other formats it is
+// the fast reference, at 6–45 ns a result (docs/benchmarks.md). Points are shared out to threads
+// in chunks; each point's results go to their own slots, and the summaries are then computed in
+// input order, so the numbers do not depend on the number of threads.
 #include <algorithm>
 #include <optional>
 #include <span>
@@ -104,6 +105,18 @@ std::vector<Row> campaign(Format fmt, const std::vector<double>& xs, bool exhaus
   std::vector<double> expected(chunk * m);
   std::vector<unsigned char> flags(chunk * m);
   std::vector<subject::Evaluation> ev(evals.size());
+  // The reference: in binary32 and the 16-bit formats the fast one (ref::round_batch: a vector
+  // double-double evaluation with a proven error bound, the MPFR path where its rounding test
+  // cannot decide), 100-300 times cheaper than an enclosure (docs/benchmarks.md) and
+  // bit-identical in the rounded values, so every classification, count, claim and expected
+  // value is the same; its ulp/abs/rel figures agree with the enclosure's to ~1e-9 relative
+  // (measure.hpp). In binary64 the MPFR enclosure (there is no fast path for it).
+  const bool fast = fmt != Format::binary64;
+  std::vector<ref::Rounded> rounded[2][2];  // [form][quantity], the chunk's inputs
+  if (fast)
+    for (int f = 0; f < 2; ++f)
+      for (int q = 0; q < 2; ++q)
+        if (need[f][q]) rounded[f][q].resize(chunk);
   const std::string what = "campaign " + std::string(name(fmt));
   std::vector<Facts> facts(rows.begin(), rows.end());  // the facts over every result (facts.hpp)
   for (std::size_t base = 0; base < n; base += chunk) {
@@ -121,20 +134,43 @@ std::vector<Row> campaign(Format fmt, const std::vector<double>& xs, bool exhaus
       e.answered |= !ev[j].unavailable;
       if (ev[j].unavailable && e.why.empty()) e.why = ev[j].unavailable_why;
     }
+    if (fast) {
+      // The fast reference a block of inputs at a time (its vector passes need several inputs);
+      // a few milliseconds a chunk, so no progress line of its own.
+      constexpr std::size_t kBlock = 1024;
+      parallel_for((cn + kBlock - 1) / kBlock, opt.threads, Progress{}, what.c_str(), [&](std::size_t b) {
+        const std::size_t lo = b * kBlock, len = std::min(kBlock, cn - lo);
+        for (Form f : {Form::tanh, Form::erf})
+          for (Quantity q : {Quantity::value, Quantity::derivative})
+            if (need[static_cast<int>(f)][static_cast<int>(q)])
+              ref::round_batch(f, q, fmt, cx.subspan(lo, len),
+                               std::span(rounded[static_cast<int>(f)][static_cast<int>(q)]).subspan(lo, len));
+      });
+    }
     parallel_for(cn, opt.threads, progress, what.c_str(), [&](std::size_t c) {
       const double x = cx[c];
       for (Quantity q : {Quantity::value, Quantity::derivative}) {
         std::optional<ref::Enclosure> exact[2];
-        for (Form f : {Form::tanh, Form::erf})
-          if (need[static_cast<int>(f)][static_cast<int>(q)]) exact[static_cast<int>(f)] = ref::enclose(f, q, x, 128);
+        if (!fast)
+          for (Form f : {Form::tanh, Form::erf})
+            if (need[static_cast<int>(f)][static_cast<int>(q)]) exact[static_cast<int>(f)] = ref::enclose(f, q, x, 128);
         for (std::size_t k = 0; k < m; ++k) {
           const RowSpec& sp = specs[k];
           if (sp.fn.quantity != q || ev[sp.eval].failed[c]) continue;
-          const ref::Enclosure& y = *exact[static_cast<int>(sp.against)];
           const double r = ev[sp.eval].y[c];
-          err[c * m + k] = measure(r, y, fmt);
-          expected[c * m + k] = y.rounded(fmt);
-          flags[c * m + k] = measure_flags(r, err[c * m + k], y, fmt);
+          // The same three facts from either reference (measure.hpp, fold.hpp).
+          auto put = [&](const auto& y, double rounded_y) {
+            err[c * m + k] = measure(r, y, fmt);
+            expected[c * m + k] = rounded_y;
+            flags[c * m + k] = measure_flags(r, err[c * m + k], y, fmt);
+          };
+          if (fast) {
+            const ref::Rounded& y = rounded[static_cast<int>(sp.against)][static_cast<int>(q)][c];
+            put(y, y.rn);
+          } else {
+            const ref::Enclosure& y = *exact[static_cast<int>(sp.against)];
+            put(y, y.rounded(fmt));
+          }
         }
       }
     }, base, n);

@@ -233,12 +233,15 @@ json to_json(const Report& r) {
                  {"claims", r.options.claims}};
   j["measures"] = {
       {"ulp", "|r - y| / 2^(max(floor(log2|y|), emin) - p + 1), y exact (docs/reference.md §5)"},
-      {"reference", "MPFR enclosure of relative width 2^-128 (gelucheck::ref::enclose), "
-                    "errors by gelucheck::measure"},
+      {"reference", "binary64: MPFR enclosure of relative width 2^-128 (gelucheck::ref::enclose); "
+                    "binary32, bfloat16, binary16: the fast reference (gelucheck::ref::round_batch, "
+                    "MPFR where it cannot decide), f(x) to 2^-70 relative and its roundings "
+                    "exactly; errors by gelucheck::measure"},
       {"correctly_rounded", "ulp <= 0.5"},
       {"faithful", "ulp < 1"},
-      {"max_abs_resolved", "max |r - y| over the points where |r - midpoint| exceeds the "
-                           "enclosure's half-width (<= 2^-129 |y|); the others are counted in "
+      {"max_abs_resolved", "max |r - y| over the points where |r - y| as measured exceeds the "
+                           "reference's resolution (binary64: the enclosure's half-width, <= "
+                           "2^-129 |y|; the other formats: 2^-70 |y|); the others are counted in "
                            "abs_below_resolution"},
       {"max_rel_normal", "max |r - y| / |y| leaving out the faithful results of an exact y "
                          "below the format's least normal (gradual underflow: relative error up "

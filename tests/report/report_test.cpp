@@ -10,6 +10,7 @@
 
 #include <mpfr.h>
 #include <set>
+#include <span>
 #include <string>
 
 #include "gelucheck/claims.hpp"  // the library's own claims, for the Claims test
@@ -27,15 +28,24 @@ namespace {
 using json = nlohmann::ordered_json;
 
 // One small campaign shared by the tests (the reference dominates its cost): no properties, no
-// plots, a fixed seed.
+// plots, a fixed seed; and the same in the 16-bit formats (exhaustive: 65536 inputs each).
+Options small_options() {
+  Options o;
+  o.seed = 12345;
+  o.points = 400;
+  o.properties = false;
+  o.plots = false;
+  o.formats = {Format::binary64, Format::binary32};
+  return o;
+}
 const Report& small_report() {
+  static const Report r = run(small_options());
+  return r;
+}
+const Report& small_report16() {
   static const Report r = [] {
-    Options o;
-    o.seed = 12345;
-    o.points = 400;
-    o.properties = false;
-    o.plots = false;
-    o.formats = {Format::binary64, Format::binary32};
+    Options o = small_options();
+    o.formats = {Format::bfloat16, Format::binary16};
     return run(o);
   }();
   return r;
@@ -57,6 +67,10 @@ const Row& row_of(const Report& r, Path p, Format f, Form form, Quantity q, Form
 
 double library(Path p, Form f, Quantity q, Format fmt, double x) {
   if (fmt == Format::binary64) return q == Quantity::value ? scalar(f, x, p) : scalar_deriv(f, x, p);
+  if (fmt == Format::bfloat16 || fmt == Format::binary16) {
+    const auto xb = static_cast<std::uint16_t>(*to_bits(x, fmt));
+    return from_bits(q == Quantity::value ? scalar16(f, fmt, xb, p) : scalar_deriv16(f, fmt, xb, p), fmt);
+  }
   const auto xf = static_cast<float>(x);
   return static_cast<double>(q == Quantity::value ? scalar(f, xf, p) : scalar_deriv(f, xf, p));
 }
@@ -208,39 +222,62 @@ TEST(ReportDefects, NaNAtMinusInfInEveryOpIsOneDefect) {
 
 // The report's numbers, recomputed here point by point at the same inputs.
 TEST(ReportAgreement, OverallRowsMatchAnIndependentLoop) {
-  const Report& r = small_report();
   struct Case { Path p; Format f; Form form; Quantity q; Form against; };
   const Case cases[] = {
       {Path::accurate, Format::binary64, Form::erf, Quantity::value, Form::erf},
       {Path::naive, Format::binary64, Form::erf, Quantity::value, Form::erf},
       {Path::accurate, Format::binary32, Form::tanh, Quantity::derivative, Form::tanh},
+      {Path::naive, Format::binary32, Form::erf, Quantity::value, Form::erf},
       {Path::naive, Format::binary64, Form::tanh, Quantity::value, Form::erf},
+      {Path::naive, Format::binary16, Form::tanh, Quantity::value, Form::erf},
+      {Path::accurate, Format::bfloat16, Form::erf, Quantity::derivative, Form::erf},
   };
   for (const Case& c : cases) {
+    const Report& r = c.f == Format::bfloat16 || c.f == Format::binary16 ? small_report16() : small_report();
     const Row& row = row_of(r, c.p, c.f, c.form, c.q, c.against);
     const auto xs = inputs(c.f, r.options.seed, r.options.points, nullptr);
     double max_ulp = -1, worst = NAN, sum = 0, max_rel = 0, max_abs = 0, raw_rel = 0, raw_abs = 0;
     std::size_t cr = 0, finite = 0, nanm = 0, zsm = 0, m1_1 = 0, underflows = 0, unresolved = 0;
     for (double x : xs) {
       const double got = library(c.p, c.form, c.q, c.f, x);
-      const ref::Enclosure y = ref::enclose(c.against, c.q, x, 128);
-      const Error e = measure(got, y, c.f);
-      // docs/report.md: a faithful result (RD or RU of y, from the reference) of a nonzero y
-      // below the least normal is left out of max rel; an abs error within the enclosure's
-      // half-width, out of max abs.
-      const bool y_zero = mpfr_zero_p(y.lo()) && mpfr_zero_p(y.hi());
-      const bool y_subnormal = !y_zero && mpfr_number_p(y.lo()) && mpfr_number_p(y.hi()) &&
-                               std::fabs(y.approx()) < std::ldexp(1.0, info(c.f).emin);
-      const bool faithful =
-          got == y.rounded_down(c.f) || got == y.rounded_up(c.f);  // ±0 compare equal
+      // docs/report.md: the reference is a 128-bit enclosure in binary64 and the fast reference
+      // (round_batch, one input at a time here) in the other formats; a faithful result (RD or
+      // RU of y, from the reference) of a nonzero y below the least normal is left out of max
+      // rel; an abs error within the reference's resolution (the enclosure's half-width; 2^-70
+      // of |y| for the fast one), out of max abs.
+      Error e;
+      bool y_zero = false, y_number = false, y_below_normal = false, faithful = false;
+      double hw = 0;
+      if (c.f == Format::binary64) {
+        const ref::Enclosure y = ref::enclose(c.against, c.q, x, 128);
+        e = measure(got, y, c.f);
+        y_zero = mpfr_zero_p(y.lo()) && mpfr_zero_p(y.hi());
+        y_number = mpfr_number_p(y.lo()) && mpfr_number_p(y.hi());
+        y_below_normal = std::fabs(y.approx()) < std::ldexp(1.0, info(c.f).emin);
+        faithful = got == y.rounded_down(c.f) || got == y.rounded_up(c.f);  // ±0 compare equal
+        if (y_number) {
+          Mpfr w(400);
+          mpfr_sub(w, y.hi(), y.lo(), MPFR_RNDU);
+          hw = mpfr_get_d(w, MPFR_RNDU) / 2;
+        }
+      } else {
+        ref::Rounded y;
+        ref::round_batch(c.against, c.q, c.f, std::span(&x, 1), std::span(&y, 1));
+        e = measure(got, y, c.f);
+        y_zero = y.hi == 0;
+        y_number = std::isfinite(y.hi);
+        y_below_normal = y.floor_log2 < info(c.f).emin;
+        faithful = got == y.rd || got == y.ru;
+        if (y_number && !y_zero && y.scale >= -1000)
+          hw = std::nextafter(std::ldexp(std::fabs(y.hi) + std::fabs(y.lo), static_cast<int>(y.scale) - 70),
+                              HUGE_VAL);
+      }
+      const bool y_subnormal = !y_zero && y_number && y_below_normal;
       raw_rel = std::max(raw_rel, std::isnan(e.rel) ? HUGE_VAL : e.rel);
       raw_abs = std::max(raw_abs, std::isnan(e.abs) ? HUGE_VAL : e.abs);
       if (y_subnormal && faithful) ++underflows;
       else if (!std::isnan(e.rel)) max_rel = std::max(max_rel, e.rel);
-      if (std::isfinite(e.abs) && mpfr_number_p(y.lo()) && mpfr_number_p(y.hi())) {
-        Mpfr w(400);
-        mpfr_sub(w, y.hi(), y.lo(), MPFR_RNDU);
-        const double hw = mpfr_get_d(w, MPFR_RNDU) / 2;
+      if (std::isfinite(e.abs) && y_number) {
         if (e.abs <= hw) ++unresolved;
         else max_abs = std::max(max_abs, e.abs);
       } else if (!std::isnan(e.abs)) {
