@@ -107,10 +107,12 @@ std::vector<Row> campaign(Format fmt, const std::vector<double>& xs, bool exhaus
   std::vector<subject::Evaluation> ev(evals.size());
   // The reference: in binary32 and the 16-bit formats the fast one (ref::round_batch: a vector
   // double-double evaluation with a proven error bound, the MPFR path where its rounding test
-  // cannot decide), 100-300 times cheaper than an enclosure (docs/benchmarks.md) and
-  // bit-identical in the rounded values, so every classification, count, claim and expected
-  // value is the same; its ulp/abs/rel figures agree with the enclosure's to ~1e-9 relative
-  // (measure.hpp). In binary64 the MPFR enclosure (there is no fast path for it).
+  // cannot decide), at least 150 times cheaper than an enclosure (docs/benchmarks.md, "The fast
+  // reference") and bit-identical in the rounded values, so every classification, count,
+  // expected value and correctly rounded or faithful verdict is the same; its ulp/abs/rel figures
+  // agree with the enclosure's to ~1e-9 relative, or to its resolution, 2^-70·|y| (measure.hpp;
+  // docs/report.md, "The reference's resolution"). In binary64 the MPFR enclosure (there is no
+  // fast path for it).
   const bool fast = fmt != Format::binary64;
   std::vector<ref::Rounded> rounded[2][2];  // [form][quantity], the chunk's inputs
   if (fast)
