@@ -8,12 +8,13 @@
 //   broken:away:2                     the same, every result moved two values away from 0: wrong
 //   broken:away:2:erf.value@f32:0,0   the same wrapper confined to an empty range: right, with
 //                                     the wrapper's own cost, the twin to compare the wrong one with
-// Run: bench_sweep [--benchmark_min_time=…]; figures in docs/benchmarks.md, "The sweep's cost per
-// input".
+// Run: bench_sweep [--benchmark_repetitions=3 …]; figures in docs/benchmarks.md, "Exhaustive
+// binary32".
 #include <benchmark/benchmark.h>
 
 #include <cstdint>
 #include <string>
+#include <utility>
 
 #include "gelucheck/exhaustive.hpp"
 
