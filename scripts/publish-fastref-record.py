@@ -97,15 +97,15 @@ def paragraphs(root):
     o_results, o_disagreements, o_fallbacks, o_seconds = sums(old, done)
     ranges = spans(done)
     chunk_text = listing([f"{a}–{b}" if a != b else f"{a}" for a, b in ranges])
-    inputs = listing([f"[{show(first_value(a))}, " + ("+∞]" if b == CHUNKS - 1 else f"{show(first_value(b + 1))})")
-                      for a, b in ranges]).replace(" and [", " and in [").replace(", [", ", in [")
+    intervals = [f"[{show(first_value(a))}, " + ("+∞]" if b == CHUNKS - 1 else f"{show(first_value(b + 1))})")
+                 for a, b in ranges]
+    inputs = listing(intervals[:1] + ["in " + i for i in intervals[1:]])
     # Each side's ratio of the two records' seconds, over the chunks run on that side.
     ratio = {}
     for side, chunks in (("negative", [c for c in done if c < NEGATIVE]), ("positive", [c for c in done if c >= NEGATIVE])):
         s_new, s_old = sums(new, chunks)[3], sums(old, chunks)[3]
         ratio[side] = s_new / s_old if chunks and s_old else None
     left = [c for c in range(CHUNKS) if c not in new]
-    known = [r for r in ratio.values() if r]
     overall = seconds / o_seconds if o_seconds else 1.0
     estimate = sum(sums(old, [c])[3] * (ratio["negative" if c < NEGATIVE else "positive"] or overall) for c in left)
     before_all = sums(old, list(old))[3]
