@@ -216,15 +216,23 @@ struct Wire {
       if (!fill()) return false;
     }
   }
+  // What line() read past its line first, then the rest straight from the pipe into dst: not
+  // through fill()'s tmp and buf, two more copies of x and dy.
   bool bytes(void* dst, std::size_t n) {
     auto* d = static_cast<unsigned char*>(dst);
+    const std::size_t k = std::min(n, buf.size() - pos);
+    std::memcpy(d, buf.data() + pos, k);
+    pos += k;
+    d += k;
+    n -= k;
     while (n > 0) {
-      if (pos == buf.size() && !fill()) return false;
-      const std::size_t k = std::min(n, buf.size() - pos);
-      std::memcpy(d, buf.data() + pos, k);
-      pos += k;
-      d += k;
-      n -= k;
+      const ssize_t r = read(in, d, n);
+      if (r > 0) {
+        d += r;
+        n -= static_cast<std::size_t>(r);
+      } else if (r == 0 || errno != EINTR) {
+        return false;
+      }
     }
     return true;
   }

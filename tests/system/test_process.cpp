@@ -145,6 +145,41 @@ TEST(Child, Answers) {
   EXPECT_TRUE(c.poll()->ok());
 }
 
+// A line and binary data in one write: read_line takes part of the data with its line, and
+// read_exact returns that part first, then the rest from the pipe.
+TEST(Child, ExactReadAfterALine) {
+  Child c(Spec{{"cat"}, "", {}});
+  ASSERT_TRUE(c.alive()) << c.error();
+  const auto deadline = Clock::now() + 10s;
+  std::string data(300 << 10, '\0');
+  for (std::size_t i = 0; i < data.size(); ++i) data[i] = static_cast<char>(i * 13 + i / 509);
+  const std::string sent = "head\n" + data;
+  std::thread writer([&] { EXPECT_TRUE(c.write_all(sent.data(), sent.size(), deadline)); });
+  std::string line;
+  ASSERT_TRUE(c.read_line(line, deadline)) << c.error();
+  EXPECT_EQ(line, "head");
+  std::string back(data.size(), 'x');
+  EXPECT_TRUE(c.read_exact(back.data(), back.size(), deadline)) << c.error();
+  writer.join();
+  EXPECT_TRUE(back == data);
+  EXPECT_TRUE(c.finish().ok());
+}
+
+// Fewer bytes than asked for, then the end: the read fails as "end of stream", not a deadline.
+TEST(Child, ExactReadMeetsTheEnd) {
+  Child c(sh("printf 'line\\nabc'"));
+  ASSERT_TRUE(c.alive()) << c.error();
+  const auto deadline = Clock::now() + 10s;
+  std::string line;
+  ASSERT_TRUE(c.read_line(line, deadline)) << c.error();
+  EXPECT_EQ(line, "line");
+  char back[10];
+  EXPECT_FALSE(c.read_exact(back, sizeof back, deadline));
+  EXPECT_EQ(c.error(), "end of stream");
+  EXPECT_FALSE(c.timed_out());
+  EXPECT_EQ(std::string(back, 3), "abc");
+}
+
 TEST(Child, Hangs) {
   Child c(sh("sleep 300"));
   ASSERT_TRUE(c.alive());

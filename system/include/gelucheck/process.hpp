@@ -57,6 +57,7 @@ class Child {
   // then error() says which ("timed out", "end of stream", "line too long", strerror). A missed
   // deadline does not kill the child: the caller decides (kill(), or finish() for a last word).
   // A write to a child that has closed its stdin fails with "end of stream" (no SIGPIPE).
+  // A failed read_exact may have written part of `data`.
   bool write_all(const void* data, std::size_t n, std::chrono::steady_clock::time_point deadline);
   bool read_exact(void* data, std::size_t n, std::chrono::steady_clock::time_point deadline);
   bool read_line(std::string& line, std::chrono::steady_clock::time_point deadline,
