@@ -36,8 +36,8 @@ struct Job {
 };
 
 // One call on [b, e) with private copies of the inputs; the inputs' bits are compared after.
-Status one_call(Job& j, std::size_t b, std::size_t e, std::vector<double>& out,
-                std::size_t* changed) {
+// Its results, when it has them, go to out[0, e - b) (null: not wanted).
+Status one_call(Job& j, std::size_t b, std::size_t e, double* out, std::size_t* changed) {
   const Format fmt = j.op.format;
   const std::size_t n = e - b, w = element_size(fmt);
   const std::vector<unsigned char> x = encode(fmt, j.xs.subspan(b, n));
@@ -83,7 +83,7 @@ Status one_call(Job& j, std::size_t b, std::size_t e, std::vector<double>& out,
   }
   // Results of a call that wrote into its inputs are still its results: they are measured, and
   // the write is one finding.
-  if (st.ok() || st.kind == Status::Kind::wrote_input) out = decode(fmt, y.get(), n);
+  if (out && (st.ok() || st.kind == Status::Kind::wrote_input)) decode_into(fmt, y.get(), n, out);
   return st;
 }
 
@@ -143,9 +143,8 @@ void keep_batch(Job& j, Finding& f, std::size_t b, std::size_t e, std::size_t po
 // say whether it alone reproduces the misbehaviour (its results are not used: they are the parts').
 void needs_batch(Job& j, const Status& st, std::size_t b, std::size_t e, std::size_t position) {
   j.s.fresh_start();
-  std::vector<double> out;
   std::size_t changed = b;
-  const Status again = one_call(j, b, e, out, &changed);
+  const Status again = one_call(j, b, e, nullptr, &changed);
   const bool reproduces = failure(again);
   if (reproduces) ++j.calls[again.kind];
   // A call that timed out while each of its parts answered, and that answers when replayed
@@ -177,12 +176,12 @@ void unbisected(Job& j, std::size_t b, std::size_t e, const Status& st) {
 // call failed but that computes alone has that result).
 Status replay_alone(Job& j, std::size_t i, bool keep) {
   j.s.fresh_start();
-  std::vector<double> out;
+  double out = NAN;
   std::size_t changed = i;
-  Status st = one_call(j, i, i + 1, out, &changed);
+  Status st = one_call(j, i, i + 1, &out, &changed);
   if (failure(st)) ++j.calls[st.kind];
   if (keep && (st.ok() || st.kind == Status::Kind::wrote_input)) {
-    j.ev.y[i] = out[0];
+    j.ev.y[i] = out;
     if (j.ev.failed[i]) --j.ev.failed_count;
     j.ev.failed[i] = false;
   }
@@ -199,11 +198,10 @@ enum class Outcome { passed, explained, unexplained };
 // alone: the caller reports its batch.
 Outcome run(Job& j, std::size_t b, std::size_t e, std::size_t& unexplained_at, bool top) {
   if (b >= e) return Outcome::passed;
-  std::vector<double> out;
   std::size_t changed = b;
-  const Status st = one_call(j, b, e, out, &changed);
+  // The results go straight to the evaluation's (left as they are when the call fails).
+  const Status st = one_call(j, b, e, j.ev.y.data() + b, &changed);
   if (st.ok() || st.kind == Status::Kind::wrote_input) {
-    for (std::size_t i = b; i < e; ++i) j.ev.y[i] = out[i - b];
     if (st.kind != Status::Kind::wrote_input) return Outcome::passed;
     ++j.calls[st.kind];
     // Its results are measured; the write is confirmed on the element it changed, alone.

@@ -3,7 +3,6 @@
 // gelucheck::to_bits / from_bits (common.hpp), exact both ways.
 #include <cmath>
 #include <cstring>
-#include <memory>
 #include <optional>
 #include <string>
 #include <stdexcept>
@@ -69,15 +68,14 @@ std::vector<unsigned char> encode(Format fmt, std::span<const double> values) {
     // a value of binary32 exactly when the conversion is exact (to_bits says the same). A NaN
     // (whose payload to_bits keeps) or a value that is not one makes the general encoder below do
     // it all.
-    const std::unique_ptr<float[]> f(new float[values.size()]);  // no zeros written first
-    for (std::size_t i = 0; i < values.size(); ++i) f[i] = static_cast<float>(values[i]);
+    unsigned char* p = out.data();
     std::size_t inexact = 0;
-    for (std::size_t i = 0; i < values.size(); ++i)
-      inexact += static_cast<double>(f[i]) != values[i];  // true for a NaN
-    if (inexact == 0) {
-      std::memcpy(out.data(), f.get(), out.size());
-      return out;
+    for (std::size_t i = 0; i < values.size(); ++i) {
+      const float f = static_cast<float>(values[i]);
+      std::memcpy(p + 4 * i, &f, 4);
+      inexact += static_cast<double>(f) != values[i];  // true for a NaN
     }
+    if (inexact == 0) return out;
   }
   for (std::size_t i = 0; i < values.size(); ++i) {
     const std::optional<std::uint64_t> b = to_bits(values[i], fmt);
@@ -88,23 +86,30 @@ std::vector<unsigned char> encode(Format fmt, std::span<const double> values) {
   return out;
 }
 
-std::vector<double> decode(Format fmt, const void* storage, std::size_t n) {
-  std::vector<double> out(n);
+void decode_into(Format fmt, const void* storage, std::size_t n, double* out) {
   if (fmt == Format::binary32) {
     // As load(), without the general decoder where the widening is exact (every non-NaN), in
     // loops without a branch that vectorize; the NaNs (whose payloads load() keeps) again by
     // load().
-    const std::unique_ptr<float[]> f(new float[n]);  // no zeros written first
-    std::memcpy(f.get(), storage, n * 4);
+    const auto* p = static_cast<const unsigned char*>(storage);
     std::size_t nan = 0;
-    for (std::size_t i = 0; i < n; ++i) out[i] = static_cast<double>(f[i]);
-    for (std::size_t i = 0; i < n; ++i) nan += f[i] != f[i];
+    for (std::size_t i = 0; i < n; ++i) {
+      float f;
+      std::memcpy(&f, p + 4 * i, 4);
+      out[i] = static_cast<double>(f);
+    }
+    for (std::size_t i = 0; i < n; ++i) nan += out[i] != out[i];
     if (nan != 0)
       for (std::size_t i = 0; i < n; ++i)
         if (std::isnan(out[i])) out[i] = load(fmt, storage, i);
-    return out;
+    return;
   }
   for (std::size_t i = 0; i < n; ++i) out[i] = load(fmt, storage, i);
+}
+
+std::vector<double> decode(Format fmt, const void* storage, std::size_t n) {
+  std::vector<double> out(n);
+  decode_into(fmt, storage, n, out.data());
   return out;
 }
 

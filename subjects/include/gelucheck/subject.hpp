@@ -76,6 +76,7 @@ void store(Format f, double v, void* data, std::size_t i);
 // error (std::invalid_argument), not a rounding.
 std::vector<unsigned char> encode(Format fmt, std::span<const double> values);
 std::vector<double> decode(Format fmt, const void* storage, std::size_t n);
+void decode_into(Format fmt, const void* storage, std::size_t n, double* out);  // out[0..n)
 
 // ---------------------------------------------------------------------------------------------
 // What happened on one call.
