@@ -30,6 +30,7 @@
 #include "gelucheck/reference.hpp"
 #include "facts.hpp"
 #include "fold.hpp"
+#include "patterns.hpp"
 #include "internal.hpp"
 
 namespace gelucheck::report::exhaustive {
@@ -380,11 +381,9 @@ void sweep_block(subject::Subject& sub, const BitRange& block, Sweep& b) {
   std::size_t n = 0;
   std::uint64_t from = block.lo;
   auto take = [&](std::uint64_t to) {  // the patterns [from, to), none a NaN
-    for (std::uint64_t p = from; p < to; ++p) {
-      xs[n + (p - from)] = static_cast<double>(std::bit_cast<float>(static_cast<std::uint32_t>(p)));
-      bits[n + (p - from)] = static_cast<std::uint32_t>(p);
-    }
-    n += to > from ? to - from : 0;
+    if (to <= from) return;
+    fill_patterns(static_cast<std::uint32_t>(from), to - from, xs.data() + n, bits.data() + n);
+    n += to - from;
   };
   for (const BitRange& nan : {BitRange{0x7f800001u, 0x80000000u}, BitRange{0xff800001u, kAllPatterns}}) {
     if (nan.hi <= from || nan.lo >= block.hi) continue;

@@ -12,14 +12,18 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <nlohmann/json.hpp>
 
+#include "gelucheck/common.hpp"
 #include "gelucheck/exhaustive.hpp"
+#include "patterns.hpp"
 
 namespace gelucheck::report {
 namespace {
@@ -103,6 +107,30 @@ TEST(SweepFold, WrongSubjectsFoldAsTheScalarCalls) {
   expect_same_sweep("naive", {});
   expect_same_sweep("naive", {"ulp:4"});
   expect_same_sweep("naive", {"faithful"});
+}
+
+// The sweep's inputs (patterns.cpp's fill_patterns, vectorized) against from_bits one pattern
+// at a time, bit for bit: runs of every length up to a few vectors, at the ends of the ranges the
+// sweep takes (from +0, from -0, up to +inf and -inf, where the NaNs begin), and a whole block.
+TEST(SweepInputs, AreTheirPatternsValuesWidened) {
+  const std::vector<std::pair<std::uint32_t, std::size_t>> runs = {
+      {0x00000000u, 0},  {0x00000000u, 1},   {0x00000000u, 37}, {0x80000000u, 70},
+      {0x7f7fffc0u, 65}, {0xff7fffc3u, 62},  {0x3f800000u, 16}, {0xbf7ffff1u, 33},
+      {0x3f000000u, std::size_t{1} << 16}};
+  for (const auto& [from, count] : runs) {
+    std::vector<double> xs(count + 1, -1.0);
+    std::vector<std::uint32_t> bits(count + 1, 7u);
+    fill_patterns(from, count, xs.data(), bits.data());
+    for (std::size_t k = 0; k < count; ++k) {
+      const auto b = static_cast<std::uint32_t>(from + k);
+      ASSERT_EQ(bits[k], b) << "run from " << from << ", element " << k;
+      ASSERT_EQ(std::bit_cast<std::uint64_t>(xs[k]),
+                std::bit_cast<std::uint64_t>(from_bits(b, Format::binary32)))
+          << "run from " << from << ", element " << k;
+    }
+    EXPECT_EQ(xs[count], -1.0) << "written past the run from " << from;
+    EXPECT_EQ(bits[count], 7u) << "written past the run from " << from;
+  }
 }
 
 }  // namespace
