@@ -491,16 +491,17 @@ void merge_sweep_observations(Row& a, const Row& b) {
 }
 
 void add_fact_ends(std::vector<FactEnds>& ends, FactEnds e, Row& row) {
-  const Facts facts(row);
   auto at = std::lower_bound(ends.begin(), ends.end(), e.lo,
                              [](const FactEnds& x, std::uint64_t lo) { return x.lo < lo; });
   at = ends.insert(at, std::move(e));
   // Join with the range after it, then with the one before: the pair across each join once.
   auto join = [&](FactEnds& x, const FactEnds& y) {  // x.hi == y.lo
     if (x.last && y.first) {
-      // Into a row of its own, then merged in sweep order: joins happen in any order.
+      // Into a row of its own, then merged in sweep order: joins happen in any order. A Facts
+      // of its own too: a Facts knows the rows it has added to by their address (observation()),
+      // and the next join's pair_row may sit where this one did.
       Row pair_row;
-      facts.pair(pair_row, *x.last, *y.first);
+      Facts(row).pair(pair_row, *x.last, *y.first);
       merge_sweep_observations(row, pair_row);
     }
     x.hi = y.hi;

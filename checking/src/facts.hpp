@@ -103,7 +103,8 @@ class Facts {
   std::optional<FactPoint> prev_, record_;
   int direction_ = 0;
   // The observations found so far (observation()): a row's vector only grows while a Facts checks
-  // it, so an index stays valid.
+  // it, so an index stays valid. Rows are known by their address: every row a Facts adds to must
+  // outlive it (another row at a dead one's address would be taken for it).
   struct Found {
     const Row* row;
     const char* fact;

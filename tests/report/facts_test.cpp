@@ -127,6 +127,30 @@ TEST(FactsUnit, CorrectlyRoundedResultsBreakNoBoundEvaluatedInFull) {
       }
 }
 
+// A block absorbed between two absorbed neighbours joins twice, and the pair across each join
+// breaks monotonicity: both breaks are counted. (Each join's pair went into a row of its own at
+// the same address, which the one Facts of both joins took for the first: an index into an empty
+// vector, a crash of a oneDNN sweep once every few runs.)
+TEST(FactsExhaustive, ABlockJoinedOnBothSidesCountsBothPairs) {
+  Row row;
+  row.format = Format::binary32;
+  row.form = row.against = Form::erf;
+  row.quantity = Quantity::value;
+  row.claim = Claim::faithful();
+  // x >= 1, right of the argmin: f increases, so each later x's result must not fall below.
+  std::vector<FactEnds> ends;
+  add_fact_ends(ends, {0, 10, FactPoint{0.5, 0.3}, FactPoint{1.0, 5.0}}, row);
+  add_fact_ends(ends, {20, 30, FactPoint{2.5, 1.0}, FactPoint{3.0, 9.0}}, row);
+  add_fact_ends(ends, {10, 20, FactPoint{1.5, 1.0}, FactPoint{2.0, 5.0}}, row);
+  ASSERT_EQ(ends.size(), 1u);
+  EXPECT_EQ(ends[0].lo, 0u);
+  EXPECT_EQ(ends[0].hi, 30u);
+  const Observation* o = row.find_observation(DefectKind::monotone, kFactIncreasing);
+  ASSERT_NE(o, nullptr);
+  EXPECT_EQ(o->count, 2u);  // (1.0, 5.0) then (1.5, 1.0); (2.0, 5.0) then (2.5, 1.0)
+  EXPECT_EQ(o->first_x, 1.5);
+}
+
 TEST(FactsInputs, RunsOfConsecutiveValues) {
   for (Format fmt : {Format::binary64, Format::binary32})
     for (std::size_t points : {1000u, 50000u}) {
