@@ -372,8 +372,8 @@ bool Child::read_exact(void* data, std::size_t n, Clock::time_point deadline) {
   m.buf.erase(0, have);
   d += have;
   n -= have;
+  if (n > 0 && m.out < 0) return m.fail("end of stream");
   while (n > 0) {
-    if (m.out < 0) return m.fail("end of stream");
     const ssize_t r = ::read(m.out, d, n);  // non-blocking: poll only when nothing is there
     if (r > 0) {
       d += r;
